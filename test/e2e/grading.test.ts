@@ -1,5 +1,5 @@
 // End to end: `lms grade --csv` over HTTP against `lms mock serve`. A run whose Progress is followed
-// to its end; 500 rows (`npm run soak`: 2,000) against a throttling, failing, dropping server; and a
+// to its end; 150 rows (`npm run soak`: 2,000) against a throttling, failing, dropping server; and a
 // run killed with -9 midway then re-run. Whatever happened, the final grades equal the file, and no submission gains
 // more than one version for its row, nor a comment twice.
 import { writeFileSync } from 'node:fs';
@@ -15,8 +15,17 @@ const db = join(dir, 'school.db');
 const local = { ...env, LMS_MOCK_DB: db };
 const servers: Served[] = [];
 
-/** The default run keeps the suite short; `npm run soak` sets LMS_SOAK_ROWS for the long one. */
-const STUDENTS = Number(process.env.LMS_SOAK_ROWS ?? 500);
+/**
+ * The default run keeps the suite short; `npm run soak` sets LMS_SOAK_ROWS for the long one. Enough rows that the
+ * file has every kind of grade (a percentage, pass, half points) and a comment on several submissions.
+ */
+const STUDENTS = Number(process.env.LMS_SOAK_ROWS ?? 150);
+/** The first run's file: one batch of update_grades, whatever the row count. */
+const FIRST = Math.min(300, STUDENTS);
+/** The faulty server's file goes in at least two batches. */
+const FAULTY_BATCH = String(Math.min(250, Math.ceil(STUDENTS / 2)));
+/** The run killed midway goes in at least ten batches, one at a time, so the kill lands between them. */
+const KILL_BATCH = String(Math.min(50, Math.ceil(STUDENTS / 10)));
 /** The generated course: every generated user is a student of it. */
 const COURSE = 'sis_course_id:GEN-C1';
 
@@ -170,7 +179,7 @@ describe('lms grade --csv against lms mock serve', () => {
   it('sends the file through update_grades, follows the Progress to its end, and reads every row back', async () => {
     const assignment = await newAssignment('Midterm');
     const http = { ...env, LMS_BASE_URL: servers[0].url, LMS_TOKEN: ADMIN };
-    const file = writeGrades('midterm', 1, 300);
+    const file = writeGrades('midterm', 1, FIRST);
     const dry = await spawnLms(
       ['grade', '--course', COURSE, '--assignment', String(assignment), '--csv', file, '--dry-run', '-o', 'json'],
       http,
@@ -178,7 +187,7 @@ describe('lms grade --csv against lms mock serve', () => {
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({
       dry_run: true,
-      updated: 300,
+      updated: FIRST,
       unchanged: 0,
       failed: 0,
       rows: expect.any(Array),
@@ -189,11 +198,11 @@ describe('lms grade --csv against lms mock serve', () => {
       http,
     );
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ updated: 300, unchanged: 0, failed: 0 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ updated: FIRST, unchanged: 0, failed: 0 });
     // -v: the Progress's lines, to the end; one update_grades request for one batch.
-    expect(r.stderr).toMatch(/grading 300 rows of assignment \d+ 100% completed/);
+    expect(r.stderr).toMatch(new RegExp(`grading ${FIRST} rows of assignment \\d+ 100% completed`));
     expect(r.stderr.match(/→ POST \S+\/submissions\/update_grades/g)).toHaveLength(1);
-    expect(held(assignment)).toMatchObject({ versions: 300, maxVersions: 1 });
+    expect(held(assignment)).toMatchObject({ versions: FIRST, maxVersions: 1 });
   }, 60_000);
 
   it('ends with the grades of the file under throttling, 5xx and dropped connections', async () => {
@@ -208,7 +217,7 @@ describe('lms grade --csv against lms mock serve', () => {
       '--csv',
       file,
       '--batch-size',
-      '250',
+      FAULTY_BATCH,
     ]);
     expect(runs.at(-1)!.failed).toBe(0);
     expectFileHeld(assignment, 2);
@@ -225,9 +234,15 @@ describe('lms grade --csv against lms mock serve', () => {
   }, 180_000);
 
   it.each([
+    // The re-run waits out --timeout for what the killed run left on the wire: both runs name the same short one,
+    // ample for a mock that answers at once, so the wait is what either run allowed a request, not the default.
     // Small batches one at a time, so the kill lands between them; the re-run sends the rest at once.
-    ['through update_grades', ['--batch-size', '50', '--concurrency', '1'], []],
-    ['one PUT a row', ['--per-row', '--concurrency', '4'], ['--per-row', '--concurrency', '4']],
+    ['through update_grades', ['--batch-size', KILL_BATCH, '--concurrency', '1', '--timeout', '5'], ['--timeout', '5']],
+    [
+      'one PUT a row',
+      ['--per-row', '--concurrency', '4', '--timeout', '5'],
+      ['--per-row', '--concurrency', '4', '--timeout', '5'],
+    ],
   ])(
     'ends with the grades of the file after a kill -9 midway (%s)',
     async (_how, flags, rerun) => {

@@ -172,15 +172,7 @@ export interface PlanContext {
 
 const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 /** Kinds matched by the file's key or their title, whose objects may grade or be graded by another. */
-type KeyedKind =
-  | 'assignment_groups'
-  | 'assignments'
-  | 'topics'
-  | 'announcements'
-  | 'quizzes'
-  | 'rubrics'
-  | 'pages'
-  | 'modules';
+type KeyedKind = Exclude<KindName, 'sections' | 'enrollments' | 'outcomes'>;
 
 async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
   try {

@@ -181,7 +181,7 @@ const importSis = command({
     'lms sis import --dry-run nightly.zip',
     'lms sis import sis-users.csv',
     'lms sis import --batch-mode --batch-term sis_term_id:2026-FA --change-threshold 10 --yes nightly.zip',
-    'lms sis import --diffing-data-set-id nightly --drop-status inactive nightly.zip',
+    'lms sis import --diffing-data-set-id nightly --drop-status inactive --yes nightly.zip',
   ],
   async run({ args, opts, ctx }) {
     const batchMode = Boolean(opts.batchMode || opts.multiTerm);

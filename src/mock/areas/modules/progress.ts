@@ -6,7 +6,7 @@
 // what the course's records say: a submission (must_submit, min_score, excused), a quiz attempt, a
 // topic entry (must_contribute), the item viewed or marked done (must_view, must_mark_done).
 import type { Db } from '../../db/open.js';
-import type { RequirementType } from '../../../spec/types/modules.js';
+import { APPLICABLE, type ModuleItemType, type RequirementType } from '../../../spec/types/modules.js';
 import { assignmentById } from '../assignments/repo.js';
 import { topicById } from '../discussions/repo.js';
 import { attachmentById } from '../files/repo.js';
@@ -25,18 +25,6 @@ import {
   type ItemRow,
   type ModuleRow,
 } from './repo.js';
-
-/** The requirements each type of item can have; Canvas ignores any other. */
-export const APPLICABLE: Record<string, readonly RequirementType[]> = {
-  File: ['must_view'],
-  Page: ['must_view', 'must_contribute', 'must_mark_done'],
-  Discussion: ['must_view', 'must_contribute'],
-  Assignment: ['must_view', 'must_contribute', 'must_submit', 'min_score', 'must_mark_done'],
-  Quiz: ['must_view', 'must_submit', 'min_score'],
-  SubHeader: [],
-  ExternalUrl: ['must_view'],
-  ExternalTool: ['must_view'],
-};
 
 interface ItemProgress {
   /** Its requirement is met (undefined: it has none). */
@@ -162,7 +150,10 @@ function evaluateModule(
   for (const item of itemsOfModule(db, m.id)) {
     if (!contentVisible(db, item)) continue;
     const progress: ItemProgress = { locked: blocked };
-    if (item.requirement && (APPLICABLE[item.type] ?? []).includes(item.requirement as RequirementType)) {
+    if (
+      item.requirement &&
+      (APPLICABLE[item.type as ModuleItemType] ?? []).includes(item.requirement as RequirementType)
+    ) {
       const at = metAt(db, item, userId);
       progress.completed = at !== undefined;
       required++;

@@ -328,6 +328,9 @@ export function finishedQuizOf(
   return row ? { score: row.score, at: row.at ?? row.started } : undefined;
 }
 
+/** Whether the pages area's table is there (a database made before it, or without it, has none). */
+const hasPages = (db: Db) => one(db, `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wiki_pages'`);
+
 /**
  * The course's live page of a url slug: null when the course has no such page, undefined when this
  * database keeps no pages at all (a page item then keeps its url as given).
@@ -337,7 +340,7 @@ export function pageByUrl(
   courseId: number,
   url: string,
 ): { id: number; url: string; title: string; published: boolean } | null | undefined {
-  if (!one(db, `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wiki_pages'`)) return undefined;
+  if (!hasPages(db)) return undefined;
   const row = one<{ id: number; url: string; title: string; workflow_state: string }>(
     db,
     `SELECT id, url, title, workflow_state FROM wiki_pages WHERE course_id = ? AND url = ? AND ` +
@@ -354,7 +357,7 @@ export function pageByUrl(
  */
 export function pageUrlOf(db: Db, item: Pick<ItemRow, 'type' | 'content_id' | 'page_url'>): string | null {
   if (item.type !== 'Page' || item.content_id === null) return item.page_url;
-  if (!one(db, `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wiki_pages'`)) return item.page_url;
+  if (!hasPages(db)) return item.page_url;
   const row = one<{ url: string }>(
     db,
     `SELECT url FROM wiki_pages WHERE id = ? AND workflow_state <> 'deleted'`,

@@ -1,7 +1,7 @@
 // What the modules handlers share: who is looking (a manager or a student, with progress), the
 // presenters of modules and items, and the reading of their parameters.
-import type { Module, ModuleItem, RequirementType } from '../../../spec/types/modules.js';
-import { MODULE_ITEM_TYPES, REQUIREMENT_TYPES } from '../../../spec/types/modules.js';
+import type { Module, ModuleItem, ModuleItemType, RequirementType } from '../../../spec/types/modules.js';
+import { APPLICABLE, MODULE_ITEM_TYPES, REQUIREMENT_TYPES } from '../../../spec/types/modules.js';
 import type { ParamsObject } from '../../decode.js';
 import { text, textFault } from '../../fields.js';
 import { bool, HttpError, list, notFound, numericId, obj, once, rejected, str, type MockCtx } from '../../kit.js';
@@ -13,7 +13,7 @@ import { attachmentById } from '../files/repo.js';
 import { quizById } from '../quizzes/repo.js';
 import { findUser } from '../lookup.js';
 import { mayReadProgressOf, participatesAsStudent } from './policy.js';
-import { APPLICABLE, contentVisible, evaluateCourse, type ModuleProgress } from './progress.js';
+import { contentVisible, evaluateCourse, type ModuleProgress } from './progress.js';
 import {
   itemById,
   itemsOfModule,
@@ -93,7 +93,7 @@ export function itemIn(ctx: MockCtx, v: Viewer, m: ModuleRow): ItemRow {
 
 // ---- presenting -----------------------------------------------------------------------------------
 
-function contentUrl(ctx: MockCtx, item: ItemRow): string | undefined {
+function contentUrl(ctx: MockCtx, item: ItemRow, pageUrl: string | null): string | undefined {
   const api = `${ctx.origin}/api/v1/courses/${item.course_id}`;
   switch (item.type) {
     case 'Assignment':
@@ -105,7 +105,7 @@ function contentUrl(ctx: MockCtx, item: ItemRow): string | undefined {
     case 'File':
       return `${ctx.origin}/api/v1/files/${item.content_id}`;
     case 'Page':
-      return `${api}/pages/${encodeURIComponent(pageUrlOf(ctx.db, item) ?? '')}`;
+      return `${api}/pages/${encodeURIComponent(pageUrl ?? '')}`;
     case 'ExternalTool':
       return `${api}/external_tools/sessionless_launch?launch_type=module_item&module_item_id=${item.id}`;
     default:
@@ -150,9 +150,9 @@ export function itemJson(ctx: MockCtx, v: Viewer, item: ItemRow, progress?: Modu
     html_url: `${ctx.origin}/courses/${item.course_id}/modules/items/${item.id}`,
   };
   if (item.content_id !== null && item.type !== 'Page') json.content_id = item.content_id;
-  const url = contentUrl(ctx, item);
-  if (url) json.url = url;
   const pageUrl = pageUrlOf(ctx.db, item);
+  const url = contentUrl(ctx, item, pageUrl);
+  if (url) json.url = url;
   if (item.type === 'Page' && pageUrl !== null) json.page_url = pageUrl;
   if ((item.type === 'ExternalUrl' || item.type === 'ExternalTool') && item.external_url !== null)
     json.external_url = item.external_url;
@@ -280,7 +280,8 @@ export function requirementOf(q: ParamsObject, type: string, current: Pick<ItemV
       `completion_requirement[type] must be one of ${REQUIREMENT_TYPES.join(', ')}`,
     );
   // As Canvas does, a requirement the item's type cannot have is ignored.
-  if (!(APPLICABLE[type] ?? []).includes(kind as RequirementType)) return { requirement: null, min_score: null };
+  if (!(APPLICABLE[type as ModuleItemType] ?? []).includes(kind as RequirementType))
+    return { requirement: null, min_score: null };
   let min: number | null = null;
   if (kind === 'min_score') {
     const raw = str(r, 'min_score');

@@ -22,6 +22,7 @@ import {
   SIS_IMPORT_FAILED,
   SIS_IMPORT_STATES,
   type SisImport,
+  USER_REMOVE_STATUSES,
 } from '../../spec/types/sis.js';
 import type { Problem } from '../../bulk/csv-input.js';
 import { sourceName, type InputSource } from '../../io/bounded.js';
@@ -144,7 +145,7 @@ const importSis = command({
     userRemoveStatus: {
       long: 'user-remove-status',
       value: 'status',
-      choices: ['deleted', 'suspended'],
+      choices: USER_REMOVE_STATUSES,
       description: 'what diffing makes of a user the files no longer list (default: deleted)',
     },
     skipDeletes: {

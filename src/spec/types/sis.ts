@@ -100,7 +100,7 @@ export interface SisImportParams {
   override_sis_stickiness?: boolean;
   diffing_data_set_identifier?: string;
   diffing_drop_status?: EnrollmentDropStatus;
-  diffing_user_remove_status?: 'deleted' | 'suspended';
+  diffing_user_remove_status?: UserRemoveStatus;
   skip_deletes?: boolean;
   change_threshold?: number;
 }
@@ -108,3 +108,6 @@ export interface SisImportParams {
 /** What an import that drops an enrollment can make of it (Canvas: deleted unless told otherwise). */
 export const ENROLLMENT_DROP_STATUSES = ['deleted', 'completed', 'inactive'] as const;
 export type EnrollmentDropStatus = (typeof ENROLLMENT_DROP_STATUSES)[number];
+/** What a diffed import can make of a user it drops. */
+export const USER_REMOVE_STATUSES = ['deleted', 'suspended'] as const;
+export type UserRemoveStatus = (typeof USER_REMOVE_STATUSES)[number];

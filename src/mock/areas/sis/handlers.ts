@@ -3,7 +3,7 @@
 // job that applies its rows in Canvas's order; GET lists and reads imports; PUT …/abort stops one
 // that has not ended. Only a root account's admins who manage SIS data may do any of it.
 import { parse } from 'csv-parse/sync';
-import { ENROLLMENT_DROP_STATUSES, type SisImport } from '../../../spec/types/sis.js';
+import { ENROLLMENT_DROP_STATUSES, USER_REMOVE_STATUSES, type SisImport } from '../../../spec/types/sis.js';
 import {
   SIS_FILES,
   SIS_ORDER,
@@ -242,7 +242,7 @@ const create: Handler = (ctx) => {
     return v as T;
   };
   const diffingDrop = dropStatus('diffing_drop_status', ENROLLMENT_DROP_STATUSES);
-  const userRemove = dropStatus('diffing_user_remove_status', ['deleted', 'suspended'] as const);
+  const userRemove = dropStatus('diffing_user_remove_status', USER_REMOVE_STATUSES);
   const batchDrop = dropStatus('batch_mode_enrollment_drop_status', ENROLLMENT_DROP_STATUSES);
   if (batchMode && !multiTerm) {
     const raw = str(ctx.params, 'batch_mode_term_id') ?? '';

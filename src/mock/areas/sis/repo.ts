@@ -2,7 +2,7 @@
 import type { Db } from '../../db/open.js';
 import { all, insert, one, run } from '../../db/statements.js';
 import type { KeysetQuery } from '../../kit.js';
-import type { EnrollmentDropStatus } from '../../../spec/types/sis.js';
+import type { EnrollmentDropStatus, UserRemoveStatus } from '../../../spec/types/sis.js';
 
 /** An import's options, as the batch keeps them (JSON in `options`). */
 export interface BatchOptions {
@@ -17,7 +17,7 @@ export interface BatchOptions {
   /** What a diffed import makes of an enrollment the data set no longer lists (else deleted). */
   diffing_drop_status?: EnrollmentDropStatus | null;
   /** What a diffed import makes of a user the data set no longer lists (else deleted). */
-  diffing_user_remove_status?: 'deleted' | 'suspended' | null;
+  diffing_user_remove_status?: UserRemoveStatus | null;
   /** What batch mode makes of an enrollment the batch no longer names (else deleted). */
   batch_mode_enrollment_drop_status?: EnrollmentDropStatus | null;
 }

@@ -15,7 +15,7 @@ import type { ApiObject } from '../spec/types/common.js';
 import { parseUserRef, userRefKey } from '../client/user-ref.js';
 import { ApiError, FailureError } from '../errors.js';
 import { canSet, sameValue, updateCalls, whyNot, type KindVerbs, type Value, type Verb, valueAt } from './fields.js';
-import { KINDS, LIVE_ENROLLMENTS, listExisting, manages, type KindName } from './kinds.js';
+import { KIND_ORDER, KINDS, keyed, LIVE_ENROLLMENTS, listExisting, manages, type KindName } from './kinds.js';
 import type { ApplyTree, Desired, DesiredCourse, DesiredEnrollment, FileProblem, Source } from './model.js';
 import { findListed } from './people.js';
 import { ASSOCIATION_FIELDS, readRubric } from './rubrics.js';
@@ -525,9 +525,8 @@ class Planner {
     const slots = new Map<KindName, Map<string, Slot>>();
     const claimed = new Map<KindName, Set<number>>();
     const pageUrls = new PageUrls(client, ref, listed.get('pages') ?? []);
-    const keyedKinds = (
-      ['assignment_groups', 'assignments', 'topics', 'announcements', 'quizzes', 'rubrics', 'pages', 'modules'] as const
-    ).filter((kind) => c.objects[kind]);
+    // In the kinds' order: a kind's keys are known before a later one names them.
+    const keyedKinds = KIND_ORDER.filter((kind): kind is KeyedKind => keyed(KINDS[kind])).filter((k) => c.objects[k]);
     for (const kind of keyedKinds)
       slots.set(kind, this.keyedKind(plan, c, kind, listed.get(kind) ?? [], needs, slots, claimed, pageUrls));
     // Once every kind is matched: whether an assignment may go depends on the topics the file keeps.

@@ -42,20 +42,20 @@ describe('lms through a proxy', () => {
     'sends every request of a listing through the proxy, on one kept-alive connection, its credentials to the ' +
       'proxy alone and in no output',
     async () => {
-      const p = await proxy({ credentials: 'ann:s@cret:1' });
-      const r = await users({ HTTP_PROXY: `http://ann:s%40cret%3A1@127.0.0.1:${p.port}` }, ['-v']);
+      const p = await proxy({ credentials: 'ann_p:s@cret:1' });
+      const r = await users({ HTTP_PROXY: `http://ann_p:s%40cret%3A1@127.0.0.1:${p.port}` }, ['-v']);
       expect(r.exitCode, r.stderr).toBe(0);
       const listed = JSON.parse(r.stdout) as unknown[];
       expect(listed.length).toBeGreaterThan(3);
       const pages = Math.ceil(listed.length / 3);
       expect(p.seen).toHaveLength(pages);
       expect(p.seen.every((line) => line.startsWith(`GET ${served.url}/api/v1/accounts/1/users?`))).toBe(true);
-      expect(new Set(p.authorizations)).toEqual(new Set([`Basic ${Buffer.from('ann:s@cret:1').toString('base64')}`]));
+      expect(new Set(p.authorizations)).toEqual(new Set([`Basic ${Buffer.from('ann_p:s@cret:1').toString('base64')}`]));
       expect(p.connections()).toBe(1);
       expect(r.stderr).toContain(
         `${new URL(served.url).host}: through the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTP_PROXY)`,
       );
-      for (const secret of ['ann', 's@cret', 's%40cret', Buffer.from('ann:s@cret:1').toString('base64')])
+      for (const secret of ['ann_p', 's@cret', 's%40cret', Buffer.from('ann_p:s@cret:1').toString('base64')])
         expect(r.stdout + r.stderr).not.toContain(secret);
     },
   );
@@ -69,7 +69,7 @@ describe('lms through a proxy', () => {
   });
 
   it('a proxy that asks for credentials: exit 7, naming the proxy and what to do', async () => {
-    const p = await proxy({ credentials: 'ann:pw' });
+    const p = await proxy({ credentials: 'ann_p:pw_p' });
     const r = await users({ http_proxy: p.url });
     expect(r.exitCode).toBe(7);
     expect(r.stderr).toContain(`the proxy http://127.0.0.1:${p.port} (from http_proxy) asks for credentials (407)`);
@@ -114,18 +114,18 @@ describe('lms through a proxy', () => {
   }, async () => {
     const p = await proxy();
     await p.close();
-    const r = await users({ HTTP_PROXY: `http://ann:pw@127.0.0.1:${p.port}` });
+    const r = await users({ HTTP_PROXY: `http://ann_p:pw_p@127.0.0.1:${p.port}` });
     expect(r.exitCode).toBe(7);
     expect(r.stderr).toContain(
       `the proxy http://[REDACTED]@127.0.0.1:${p.port} (from HTTP_PROXY) refused the connection`,
     );
-    expect(r.stderr).not.toMatch(/ann|pw@/);
+    expect(r.stderr).not.toMatch(/ann_p|pw_p@/);
   });
 
   it.each([
     [
       'HTTP_PROXY',
-      'socks5://ann:pw@127.0.0.1:1080',
+      'socks5://ann_p:pw_p@127.0.0.1:1080',
       /HTTP_PROXY names a socks5:\/\/ proxy \(socks5:\/\/\[REDACTED\]@127\.0\.0\.1:1080\), which lms does not support/,
     ],
     ['http_proxy', 'http://[::1', /^http_proxy is not a proxy URL: "http:\/\/\[::1"$/],
@@ -133,7 +133,7 @@ describe('lms through a proxy', () => {
     const r = await users({ [variable]: value });
     expect(r.exitCode).toBe(2);
     expect((JSON.parse(r.stderr) as { message: string }).message).toMatch(message);
-    expect(r.stderr).not.toContain('pw');
+    expect(r.stderr).not.toContain('pw_p');
   });
 
   it(
@@ -151,7 +151,7 @@ describe('lms through a proxy', () => {
     const open = await proxy();
     const ok = await spawnLms(['doctor', '-o', 'json', '--insecure'], {
       ...instance(),
-      HTTP_PROXY: `http://ann:pw@127.0.0.1:${open.port}`,
+      HTTP_PROXY: `http://ann_p:pw_p@127.0.0.1:${open.port}`,
     });
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect(checksOf(ok.stdout).proxy).toEqual({
@@ -160,7 +160,7 @@ describe('lms through a proxy', () => {
       detail: `${host} is reached through http://[REDACTED]@127.0.0.1:${open.port} (from HTTP_PROXY)`,
     });
     expect(open.seen.length).toBeGreaterThan(0);
-    expect(ok.stdout + ok.stderr).not.toContain('pw');
+    expect(ok.stdout + ok.stderr).not.toContain('pw_p');
 
     const bypassed = await spawnLms(['doctor', '-o', 'json', '--insecure'], {
       ...instance(),
@@ -173,10 +173,10 @@ describe('lms through a proxy', () => {
     const none = await spawnLms(['doctor', '-o', 'json'], instance());
     expect(checksOf(none.stdout).proxy.detail).toBe(`none: ${host} is reached directly`);
 
-    const asking = await proxy({ credentials: 'ann:right' });
+    const asking = await proxy({ credentials: 'ann_p:right' });
     const failed = await spawnLms(['doctor', '-o', 'json', '--insecure'], {
       ...instance(),
-      HTTP_PROXY: `http://ann:wrong@127.0.0.1:${asking.port}`,
+      HTTP_PROXY: `http://ann_p:wrong@127.0.0.1:${asking.port}`,
     });
     expect(failed.exitCode).toBe(1);
     const checks = checksOf(failed.stdout);

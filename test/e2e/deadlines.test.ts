@@ -71,10 +71,14 @@ describe('a one-shot command: --timeout for each request, its retries included',
       expect(r.elapsed).toBeLessThan(5000);
       expect(r.exitCode).toBe(7);
       const host = new URL(silentUrl).host;
-      expect(errorOf(r.stderr)).toMatchObject({
-        message: `GET ${host}: no answer within 2 s (one try over 2 s within --timeout 2)`,
-        hint: '--timeout is the most one request may take, its retries included: raise it, or check the instance',
-      });
+      // The try's own time is measured, and a loaded machine may add a tenth of a second to it.
+      const error = errorOf(r.stderr);
+      expect(error.message.replace(/ over 2\.\d s /, ' over 2 s ')).toBe(
+        `GET ${host}: no answer within 2 s (one try over 2 s within --timeout 2)`,
+      );
+      expect(error.hint).toBe(
+        '--timeout is the most one request may take, its retries included: raise it, or check the instance',
+      );
       expect(connections - before).toBe(1);
     },
   );

@@ -268,6 +268,13 @@ export type ListedUser = UserRow & {
   primary_email: string | null;
 };
 
+/** A person as a list shows them: the record, their first live login, and their first live email address. */
+const PERSON_WITH_LOGIN = `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
+    (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> 'retired'
+      ORDER BY position LIMIT 1) AS primary_email
+  FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id
+    AND workflow_state <> 'deleted' ORDER BY id LIMIT 1)`;
+
 /**
  * Users with a login in the account or its root, optionally matching a search term, in sortable-name
  * order: a keyset query (users_sortable serves the order), one range read a page, each row with the
@@ -285,14 +292,7 @@ export function usersOfAccountQuery(accountId: number, rootId: number, term?: st
     where.push(`(u.id IN (SELECT rowid FROM user_search WHERE text LIKE ?) OR CAST(u.id AS TEXT) = ?)`);
     args.push(`%${term}%`, term);
   }
-  const sql =
-    `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
-      (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> ` +
-    `'retired' ORDER BY position LIMIT 1) AS primary_email
-    FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id AND workflow_state ` +
-    `<> 'deleted' ORDER BY id LIMIT 1)
-    WHERE ${where.join(' AND ')}`;
-  return { sql, args, key: ['sortable_name', 'id'] };
+  return { sql: `${PERSON_WITH_LOGIN} WHERE ${where.join(' AND ')}`, args, key: ['sortable_name', 'id'] };
 }
 
 /**
@@ -318,14 +318,7 @@ export function usersOfCourseQuery(
     where.push(`(u.id IN (SELECT rowid FROM user_search WHERE text LIKE ?) OR CAST(u.id AS TEXT) = ?)`);
     args.push(`%${options.term}%`, options.term);
   }
-  const sql =
-    `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
-      (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> ` +
-    `'retired' ORDER BY position LIMIT 1) AS primary_email
-    FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id AND workflow_state ` +
-    `<> 'deleted' ORDER BY id LIMIT 1)
-    WHERE ${where.join(' AND ')}`;
-  return { sql, args, key: ['sortable_name', 'id'] };
+  return { sql: `${PERSON_WITH_LOGIN} WHERE ${where.join(' AND ')}`, args, key: ['sortable_name', 'id'] };
 }
 
 // ---- follows and page views -------------------------------------------------------------------

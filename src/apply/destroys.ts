@@ -20,6 +20,13 @@ export function markDestroying(plan: Plan, tree: ApplyTree): void {
 
 function destroyingOf(tree: ApplyTree, a: Action): string[] {
   if ((a.op !== 'create' && a.op !== 'update') || a.outcomes) return [];
+  // An item a module's list no longer names is deleted, and with it its students' progress through it.
+  const removed = a.kind === 'module' ? (a.changes ?? []).filter((ch) => ch.field === 'items' && ch.to === null) : [];
+  const items = removed.length ? [`deletes ${removed.length === 1 ? 'an item' : `${removed.length} items`}`] : [];
+  return [...items, ...fieldsDestroying(tree, a)];
+}
+
+function fieldsDestroying(tree: ApplyTree, a: Action): string[] {
   const changed = Object.fromEntries((a.changes ?? []).filter((ch) => ch.applicable).map((ch) => [ch.field, ch.to]));
   if (a.kind === 'enrollment') {
     // A roster row is enrolled by `enrollments add`, each column through the flag of its name (tree.ts).

@@ -357,7 +357,8 @@ function moduleParts(
   notes: Notes,
 ): KindParts {
   return {
-    skip: ['prerequisite_module_ids'],
+    // The list's order is the course's: a number of the position would go stale once a module before it is deleted.
+    skip: ['prerequisite_module_ids', 'position'],
     order: (a, b) => Number(a.position) - Number(b.position) || Number(a.id) - Number(b.id),
     add(o, item, keys) {
       const before = (Array.isArray(o.prerequisite_module_ids) ? o.prerequisite_module_ids : []).flatMap((id) => {

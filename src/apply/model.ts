@@ -50,6 +50,8 @@ export interface DesiredItem {
   external_url?: string;
   indent: number;
   requirement?: { type: string; min_score?: number };
+  /** Whether students see it; left as it is when the file does not say. */
+  published?: boolean;
   source: Source;
 }
 

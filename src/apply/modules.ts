@@ -31,7 +31,15 @@ export type ItemKind = NonNullable<DesiredItem['ref']>['kind'];
 /** Items of their own, shown by their title (and link). */
 const OWN_TYPES = ['SubHeader', 'ExternalUrl'] as const;
 
-const ITEM_FIELDS = [...Object.keys(ITEM_REFS), 'type', 'title', 'external_url', 'indent', 'completion_requirement'];
+const ITEM_FIELDS = [
+  ...Object.keys(ITEM_REFS),
+  'type',
+  'title',
+  'external_url',
+  'indent',
+  'completion_requirement',
+  'published',
+];
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -100,6 +108,10 @@ export function readItem(raw: unknown, source: Source): DesiredItem | string[] {
     if (typeof raw.indent !== 'number' || !Number.isSafeInteger(raw.indent) || raw.indent < 0)
       problems.push("an item's indent is a whole number from 0");
     else item.indent = raw.indent;
+  }
+  if (raw.published !== undefined) {
+    if (typeof raw.published !== 'boolean') problems.push("an item's published is true or false");
+    else item.published = raw.published;
   }
   if (raw.completion_requirement !== undefined && raw.completion_requirement !== null) {
     const r = requirementOf(raw.completion_requirement);
@@ -224,6 +236,10 @@ function itemDifferences(
     fields.indent = d.indent;
     changes.push({ field: `${place}.indent`, from: o.indent ?? 0, to: d.indent });
   }
+  if (d.published !== undefined && d.published !== (o.published === true)) {
+    fields.published = d.published;
+    changes.push({ field: `${place}.published`, from: o.published === true, to: d.published });
+  }
   const [now, want] = [requirementText(currentRequirement(o)), requirementText(d.requirement)];
   if (now !== want) {
     fields.completion_requirement = d.requirement
@@ -327,7 +343,11 @@ export async function writeItems(
       if (d.external_url !== undefined) module_item.external_url = d.external_url;
       if (d.requirement)
         module_item.completion_requirement = d.requirement as ModuleItemFields['completion_requirement'];
-      await client.ops.modules.createItem({ ...at, module_item });
+      const made = await client.ops.modules.createItem({ ...at, module_item });
+      // An item is made published as what it shows is (a header or link unpublished); the API sets it by an update
+      // only.
+      if (d.published !== undefined && d.published !== (made.published === true))
+        await client.ops.modules.updateItem({ ...at, id: String(made.id), module_item: { published: d.published } });
     }
   }
 }
@@ -349,19 +369,20 @@ export function exportItems(
   for (const o of itemsOf(m)) {
     const item: Record<string, unknown> = {};
     const ref = Object.entries(ITEM_REFS).find(([, r]) => r.type === o.type);
+    let content: ApiObject | undefined;
     if (ref) {
       const [name, { kind }] = ref;
-      const content =
+      content =
         kind === 'pages'
           ? listed(kind).find((p) => p.url === o.page_url)
           : listed(kind).find((x) => x.id === Number(o.content_id));
       const key = content && keyOf(kind, content.id as number);
-      if (key === undefined) {
+      if (!content || key === undefined) {
         leftOut++;
         continue;
       }
       item[name] = key;
-      if (o.title !== content![TITLE[kind]]) item.title = o.title;
+      if (o.title !== content[TITLE[kind]]) item.title = o.title;
     } else if (o.type === 'SubHeader' || o.type === 'ExternalUrl') {
       item.type = o.type;
       item.title = o.title;
@@ -371,6 +392,9 @@ export function exportItems(
       continue;
     }
     if (Number(o.indent ?? 0) !== 0) item.indent = Number(o.indent);
+    // Made, an item is published as what it shows is, and a header or a link is not: said only when otherwise.
+    const made = content ? content.published === true : false;
+    if (typeof o.published === 'boolean' && o.published !== made) item.published = o.published;
     const r = currentRequirement(o);
     if (r) item.completion_requirement = r.type === 'min_score' ? r : r.type;
     items.push(item);

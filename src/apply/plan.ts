@@ -1098,8 +1098,15 @@ class Planner {
       const value = ids.flatMap((id) => (id === undefined ? [] : [String(id)]));
       return [{ field: 'prerequisites', from: now.map(keyOf), to: wanted, value, applicable: true }];
     };
+    // Publishing a module publishes its items, and unpublishing unpublishes them: its items are compared as they
+    // will be once the module's own fields are written.
+    const published = d.fields.published;
+    const afterOwn = (current: ApiObject): ApiObject =>
+      typeof published === 'boolean' && current.published !== published && Array.isArray(current.items)
+        ? { ...current, items: (current.items as ApiObject[]).map((i) => ({ ...i, published })) }
+        : current;
     const items = (current: ApiObject): Change[] =>
-      d.items ? itemWrites(d.items, current, targets).changes.map((ch) => ({ ...ch, applicable: true })) : [];
+      d.items ? itemWrites(d.items, afterOwn(current), targets).changes.map((ch) => ({ ...ch, applicable: true })) : [];
     const mine = (ch: Change) => ch.field === 'prerequisites' || ch.field === 'items' || ch.field.startsWith('items[');
     const rest = async (spec: ObjectSpec, found: Found, changes: Change[]) => {
       const set = changes.find((ch) => ch.field === 'prerequisites');
@@ -1108,7 +1115,7 @@ class Planner {
         await applyChanges(spec, found.id, [field], invoke);
       }
       if (d.items && changes.some((ch) => ch.field === 'items' || ch.field.startsWith('items[')))
-        await writeItems(client, ref, found.id, itemWrites(d.items, found.current, targets).ops, targets);
+        await writeItems(client, ref, found.id, itemWrites(d.items, afterOwn(found.current), targets).ops, targets);
     };
     const content = (d.items ?? []).flatMap((i) => {
       const s = i.ref && slots.get(i.ref.kind)?.get(i.ref.key);

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { counted } from './helpers.js';
 
 const FILE = `courses:
@@ -129,7 +129,15 @@ describe('pages and modules in lms apply', () => {
         .replace(LINK, '')
         .replace(`${MAP}${TOPIC}`, `${TOPIC}${MAP}`),
     );
+    // The dropped item is deleted with its students' progress: asked about as a deletion is.
+    const asked = await s.run(['diff', '-f', path], { tty: true });
+    expect(asked.stdout).toContain('[destroys: deletes an item]');
     before = moduleWrites(s).length;
+    const unasked = await s.run(['apply', '-f', path]);
+    expect(unasked.exitCode).toBe(2);
+    expect(unasked.stderr).toMatch(/--yes/);
+    expect(moduleWrites(s).length).toBe(before);
+    expect((await modulesOf(s, 'sis_course_id:GEO-1'))[0].items.map((i) => i.id)).toEqual(week1.items.map((i) => i.id));
     const r = await s.run(['apply', '-f', path, '--yes']);
     expect(r.exitCode, r.stderr).toBe(0);
     const sent = moduleWrites(s).slice(before).map(said);
@@ -181,6 +189,72 @@ describe('pages and modules in lms apply', () => {
     expect(s.writes().length).toBe(before);
   });
 
+  it(
+    "an item's published is made, compared, exported " + "when not as made, and follows its module's publishing",
+    async () => {
+      const s = counted();
+      const file = FILE.replace(
+        '{ type: SubHeader, title: Start here }',
+        '{ type: SubHeader, title: Start here, published: true }',
+      )
+        .replace(
+          '        require_sequential_progress: true\n',
+          '        require_sequential_progress: true\n        published: true\n',
+        )
+        .replace('{ page: draft, title: Coming soon }', '{ page: draft, title: Coming soon, published: false }');
+      const path = s.file('c.yaml', file);
+      const r = await s.run(['apply', '-f', path, '--yes']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const [week1, week2] = await modulesOf(s, 'sis_course_id:GEO-1');
+      expect(week1.items.map((i) => (i as Item & { published: boolean }).published)).toEqual([
+        true,
+        true,
+        true,
+        true,
+        false,
+      ]);
+      expect(week2.published).toBe(true);
+      expect((week2.items[0] as Item & { published: boolean }).published).toBe(false);
+      const before = s.writes().length;
+      expect((await s.run(['apply', '-f', path, '--yes'], { tty: true })).stdout).toContain('No changes');
+      expect(s.writes().length).toBe(before);
+
+      const out = join(s.dir, 'out.yaml');
+      const include = ['--include', 'assignments,topics,pages,modules'];
+      expect((await s.run(['export', 'course', 'sis_course_id:GEO-1', ...include, '--out', out])).exitCode).toBe(0);
+      const modules = (parse(readFileSync(out, 'utf8')) as { courses: { modules: Module[] }[] }).courses[0]!.modules;
+      expect(modules[0]!.items[0]).toEqual({ type: 'SubHeader', title: 'Start here', published: true });
+      expect(modules[0]!.items.filter((i) => 'published' in i)).toHaveLength(1);
+      expect(modules[1]!.items).toEqual([{ page: 'draft', title: 'Coming soon' }]);
+
+      // Unpublishing the module unpublishes its items; the header the file keeps published is published again.
+      s.file(
+        'c.yaml',
+        file.replace(
+          '        published: true\n        items:\n          - { type: SubHeader',
+          '        published: false\n        items:\n          - { type: SubHeader',
+        ),
+      );
+      const plan = await s.run(['diff', '-f', path], { tty: true });
+      // The header is written again after the module's unpublishing unpublishes it.
+      expect(plan.stdout).toMatch(/\n {6}published: true → false\n/);
+      expect(plan.stdout).toMatch(/items\[0\]\.published: false → true/);
+      expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+      const [now] = await modulesOf(s, 'sis_course_id:GEO-1');
+      expect(now.published).toBe(false);
+      expect(now.items.map((i) => (i as Item & { published: boolean }).published)).toEqual([
+        true,
+        false,
+        false,
+        false,
+        false,
+      ]);
+      const after = s.writes().length;
+      expect((await s.run(['apply', '-f', path, '--yes'], { tty: true })).stdout).toContain('No changes');
+      expect(s.writes().length).toBe(after);
+    },
+  );
+
   it('--prune deletes a module and a page the file dropped, but keeps the front page and says why', async () => {
     const s = counted();
     const path = s.file('c.yaml', FILE);
@@ -212,6 +286,45 @@ describe('pages and modules in lms apply', () => {
     const again = await s.run(['apply', '-f', path, '--prune', '--yes'], { tty: true });
     expect(again.stdout).toContain('No changes');
   });
+
+  it(
+    'an exported file, its first module pruned, applies ' + 'with no write again: the list order is the position',
+    async () => {
+      const s = counted();
+      const three = `courses:
+  - sis_course_id: GEO-1
+    name: Geology
+    account: sis_account_id:MSU
+    modules:
+      - { key: a, name: Alpha }
+      - { key: b, name: Beta }
+      - { key: c, name: Gamma }
+`;
+      expect((await s.run(['apply', '-f', s.file('c.yaml', three), '--yes'])).exitCode).toBe(0);
+      const out = join(s.dir, 'out.yaml');
+      expect(
+        (await s.run(['export', 'course', 'sis_course_id:GEO-1', '--include', 'modules', '--out', out])).exitCode,
+      ).toBe(0);
+      const exported = parse(readFileSync(out, 'utf8')) as { courses: { modules: Record<string, unknown>[] }[] };
+      expect(exported.courses[0]!.modules.map((m) => [m.key, m.position])).toEqual([
+        ['a', undefined],
+        ['b', undefined],
+        ['c', undefined],
+      ]);
+      exported.courses[0]!.modules.shift();
+      const path = s.file('pruned.yaml', stringify(exported));
+      const r = await s.run(['apply', '-f', path, '--prune', '--yes']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect((await modulesOf(s, 'sis_course_id:GEO-1')).map((m) => [m.name, m.position])).toEqual([
+        ['Beta', 1],
+        ['Gamma', 2],
+      ]);
+      const before = s.writes().length;
+      const again = await s.run(['apply', '-f', path, '--prune', '--yes'], { tty: true });
+      expect(again.stdout).toContain('No changes');
+      expect(s.writes().length).toBe(before);
+    },
+  );
 
   it('a file naming what it does not list, or a header with no title, is refused unsent', async () => {
     const s = counted();

@@ -1,7 +1,7 @@
 // End to end: `lms apply` against `lms mock serve`, writes counted where they land — the server's
 // own request log. Apply then re-apply is zero writes; an edit is one; --prune removes only what the
-// file dropped; and a run killed with -9 (or stopped with Ctrl-C) midway, then run again, ends where
-// an uninterrupted run ends, with nothing made twice.
+// file dropped, and a module item it drops only when agreed to; and a run killed with -9 (or stopped
+// with Ctrl-C) midway, then run again, ends where an uninterrupted run ends, with nothing made twice.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -206,6 +206,45 @@ describe('lms apply against lms mock serve', () => {
     ]);
     const after = await contents(db);
     expect(after).toEqual({ ...before, topics: before.topics.filter((t) => !t.startsWith('Topic 2|')) });
+  }, 120_000);
+
+  it("a module item the file drops is deleted only when agreed to; an item's published is one write", async () => {
+    const { served, http } = await server('items');
+    const folder = join(dir, 'items');
+    mkdirSync(folder, { recursive: true });
+    const path = join(folder, 'course.yaml');
+    const course = (items: string[]) =>
+      writeFileSync(
+        path,
+        `courses:\n  - sis_course_id: E2E-M\n    name: Modules\n    account: sis_account_id:MSU\n    modules:\n` +
+          `      - key: w1\n        name: Week 1\n        items:\n${items.map((i) => `          - ${i}\n`).join('')}`,
+      );
+    const header = '{ type: SubHeader, title: Start here }';
+    const link = '{ type: ExternalUrl, title: USGS, external_url: "https://www.usgs.gov/" }';
+    course([header, link]);
+    expect((await spawnLms(['apply', '-f', path, '--yes'], http('state-items'))).exitCode).toBe(0);
+
+    course([header]);
+    let mark = served.log().length;
+    const refused = await spawnLms(['apply', '-f', path], http('state-items'));
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    expect(writesSince(served, mark)).toEqual([]);
+    const agreed = await spawnLms(['apply', '-f', path, '--yes'], http('state-items'));
+    expect(agreed.exitCode, agreed.stderr).toBe(0);
+    expect(writesSince(served, mark)).toEqual([
+      expect.stringMatching(/^DELETE \/api\/v1\/courses\/sis_course_id:E2E-M\/modules\/\d+\/items\/\d+ 200 /),
+    ]);
+
+    course(['{ type: SubHeader, title: Start here, published: true }']);
+    mark = served.log().length;
+    expect((await spawnLms(['apply', '-f', path, '--yes'], http('state-items'))).exitCode).toBe(0);
+    expect(writesSince(served, mark)).toEqual([
+      expect.stringMatching(/^PUT \/api\/v1\/courses\/sis_course_id:E2E-M\/modules\/\d+\/items\/\d+ 200 /),
+    ]);
+    mark = served.log().length;
+    expect((await spawnLms(['apply', '-f', path, '--yes'], http('state-items'))).exitCode).toBe(0);
+    expect(writesSince(served, mark)).toEqual([]);
   }, 120_000);
 
   it('killed with -9 midway, a re-run ends where an uninterrupted run ends, nothing made twice', async () => {

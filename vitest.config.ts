@@ -24,6 +24,10 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**'],
+          // A worker runs its files one after another on the modules it has loaded, rather than loading
+          // them again for each: what a file sets it undoes (vi.unstubAllEnvs, useRealTimers), and nothing
+          // here mocks a module.
+          isolate: false,
           maxWorkers: availableParallelism(),
           sequence: { groupOrder: 0 },
         },

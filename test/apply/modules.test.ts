@@ -326,18 +326,23 @@ describe('pages and modules in lms apply', () => {
     },
   );
 
-  it('a file naming what it does not list, or a header with no title, is refused unsent', async () => {
-    const s = counted();
-    const bad = FILE.replace('{ page: notes,', '{ page: nope,')
-      .replace('prerequisites: [week1]', 'prerequisites: [week3]')
-      .replace('{ type: SubHeader, title: Start here }', '{ type: SubHeader }');
-    const r = await s.run(['apply', '-f', s.file('c.yaml', bad), '--yes']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`page "nope" is not the key of one of this course's pages in the file`);
-    expect(r.stderr).toContain('prerequisites "week3" is not the key of a module of this course in the file');
-    expect(r.stderr).toContain('a SubHeader item needs a title');
-    expect(s.writes()).toEqual([]);
-  });
+  it(
+    'a file naming what it does not list, a header with ' + 'no title, or published not a boolean is refused unsent',
+    async () => {
+      const s = counted();
+      const bad = FILE.replace('{ page: notes,', '{ page: nope,')
+        .replace('prerequisites: [week1]', 'prerequisites: [week3]')
+        .replace('{ type: SubHeader, title: Start here }', '{ type: SubHeader }')
+        .replace('{ topic: rocks, completion_requirement: must_contribute }', '{ topic: rocks, published: "yes" }');
+      const r = await s.run(['apply', '-f', s.file('c.yaml', bad), '--yes']);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`page "nope" is not the key of one of this course's pages in the file`);
+      expect(r.stderr).toContain('prerequisites "week3" is not the key of a module of this course in the file');
+      expect(r.stderr).toContain('a SubHeader item needs a title');
+      expect(r.stderr).toContain("an item's published is true or false");
+      expect(s.writes()).toEqual([]);
+    },
+  );
 
   it('export writes pages and modules back, items by the keys of what they show, and applies alike', async () => {
     const s = counted();

@@ -22,6 +22,11 @@ export interface MockArea {
   /** The area's tables and indexes. */
   schema: string;
   /**
+   * SQL run once the rows of a database of another schema are carried into this one: fills in what
+   * the area's carried rows lack (a column they had no value for).
+   */
+  carried?: string;
+  /**
    * What the area answers beyond the operations of the route table's area of its name, which are
    * its own unless another area names them here: operations (or, rarely, single routes).
    */

@@ -73,6 +73,7 @@ declare const __LMS_MOCK_SCHEMA_VERSION__: number | undefined;
 export const mockSchema = schemaOf(
   areas.map((a) => a.schema),
   typeof __LMS_MOCK_SCHEMA_VERSION__ === 'number' ? __LMS_MOCK_SCHEMA_VERSION__ : undefined,
+  areas.flatMap((a) => a.carried ?? []),
 );
 
 /** The search indexes a bulk load defers (`withIndexesDeferred`). */

@@ -194,9 +194,9 @@ export function resetDatabase(db: Db, schema: Schema, initialise: (db: Db) => vo
 
 /**
  * The database built anew on `schema` with the rows it held: every table both schemas have gets
- * the columns both name. Full-text indexes are filled again by the new schema's triggers as the
- * rows go in, so they and their shadow tables are not copied. False, with the database left built
- * and empty, when the rows do not fit.
+ * the columns both name, and the schema's `carried` fills in what they lack. Full-text indexes are
+ * filled again by the new schema's triggers as the rows go in, so they and their shadow tables are
+ * not copied. False, with the database left built and empty, when the rows do not fit.
  */
 function rebuild(db: Db, schema: Schema): boolean {
   const held = ordinaryTables(db).map((name) => ({
@@ -220,6 +220,7 @@ function rebuild(db: Db, schema: Schema): boolean {
       );
       for (const row of rows) insert.run(...kept.map((c) => row[c]));
     }
+    if (schema.carried) db.exec(schema.carried);
     if (db.prepare('PRAGMA foreign_key_check').all().length > 0)
       throw new Error('a carried row refers to one that is not there');
     db.exec('RELEASE carry_over');

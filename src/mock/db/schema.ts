@@ -10,6 +10,8 @@ export interface Schema {
   text: string;
   /** SQLite's user_version for this text (0 means "new", so never 0). */
   version: number;
+  /** SQL run after rows of another schema are carried into this one, filling in what they lack. */
+  carried: string;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface Schema {
  * The text is then joined only when a database is built: opening one of this version needs only
  * the number, and every `--mock` command would join the whole schema's SQL and never read it.
  */
-export function schemaOf(parts: readonly string[], version?: number): Schema {
+export function schemaOf(parts: readonly string[], version?: number, carried: readonly string[] = []): Schema {
   let text: string | undefined;
   const joined = () => (text ??= [core, ...parts].join('\n'));
   return {
@@ -25,6 +27,7 @@ export function schemaOf(parts: readonly string[], version?: number): Schema {
       return joined();
     },
     version: version ?? versionOf(joined()),
+    carried: carried.join('\n'),
   };
 }
 

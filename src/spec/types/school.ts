@@ -18,6 +18,8 @@ export interface Course extends ApiObject {
   start_at?: string | null;
   end_at?: string | null;
   time_zone?: string;
+  enrollment_term_id?: number | null;
+  integration_id?: string | null;
 }
 
 /** `course[...]` of a create or an update; an update changes only what it names. */
@@ -30,6 +32,10 @@ export interface CourseFields {
   start_at?: string | null;
   end_at?: string | null;
   time_zone?: string;
+  /** Its term: an id, or `sis_term_id:X`, among the root account's terms. */
+  term_id?: string;
+  /** Needs the right to manage SIS data; "" clears it on an update. */
+  integration_id?: string;
   /**
    * Update only: `offer` publishes the course, `claim` unpublishes it (or reopens a concluded one),
    * `conclude` makes it read-only, `delete` deletes it.

@@ -3,6 +3,8 @@ import {
   bool,
   invalid,
   list,
+  notFound,
+  numericId,
   obj,
   paginate,
   keysetSource,
@@ -16,21 +18,50 @@ import { canManageContent, demand, permit, readableCourse } from '../access.js';
 import { setWeighsGroups, weighsGroups } from '../assignment-groups/repo.js';
 import { ianaZone } from '../../time-zones.js';
 import { ENROLLMENT_TYPE_WORDS } from '../../../spec/vocabulary.js';
+import type { ParamsObject } from '../../decode.js';
 import { enrollmentsOfUserInCourse } from '../../school/enrollments/repo.js';
 import { defaultSectionOf } from '../../school/sections/repo.js';
 import { coursesPolicy } from '../../school/courses/policy.js';
 import {
   courseById,
+  courseIntegrationTaken,
   courseSisTaken,
   coursesOfAccountTreeQuery,
   coursesOfUserQuery,
   createCourse,
   hasGradedStudentWork,
+  termById,
+  termBySis,
   updateCourse,
   type CourseChange,
   type CourseRow,
 } from '../../school/courses/repo.js';
 import { courseJson } from '../../school/courses/present.js';
+
+/**
+ * `course[term_id]` (or `enrollment_term_id`): an id or `sis_term_id:X` among the root account's
+ * terms; one not found is a 404, as Canvas's api_find answers. Undefined when not given.
+ */
+function termOf(ctx: MockCtx, course: ParamsObject, root: number): number | undefined {
+  const raw = (str(course, 'term_id') || str(course, 'enrollment_term_id'))?.trim();
+  if (!raw) return undefined;
+  const id = numericId(raw);
+  const term = raw.startsWith('sis_term_id:')
+    ? termBySis(ctx.db, root, raw.slice('sis_term_id:'.length))
+    : id === undefined
+      ? undefined
+      : termById(ctx.db, root, id);
+  if (!term || term.workflow_state === 'deleted') throw notFound();
+  return term.id;
+}
+
+/** `course[integration_id]`, held by no other course of the root account; "" is none. */
+function integrationIdOf(ctx: MockCtx, raw: string, root: number, except?: number): string | null {
+  const id = raw.trim() || null;
+  if (id !== null && courseIntegrationTaken(ctx.db, root, id, except))
+    throw invalid('course', 'integration_id', 'taken', `Integration ID "${id}" is already in use`);
+  return id;
+}
 
 const listMine: Handler = (ctx) => {
   const word = str(ctx.params, 'enrollment_type');
@@ -71,6 +102,10 @@ const create: Handler = (ctx) => {
     if (courseSisTaken(ctx.db, root, sis))
       throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
   }
+  const rawIntegration = str(course, 'integration_id');
+  if (rawIntegration !== undefined) demand(ctx, coursesPolicy.setSis, { account });
+  const integrationId = rawIntegration === undefined ? null : integrationIdOf(ctx, rawIntegration, root);
+  const term = termOf(ctx, course, root);
   const startAt = timestamp(course, 'start_at');
   const endAt = timestamp(course, 'end_at');
   if (startAt && endAt && startAt > endAt)
@@ -90,6 +125,8 @@ const create: Handler = (ctx) => {
     startAt,
     endAt,
     timeZone,
+    term,
+    integrationId,
     now,
   });
   const created = courseById(ctx.db, id)!;
@@ -149,6 +186,12 @@ const update: Handler = (ctx) => {
       throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${next.sis_course_id}" is already in use`);
     }
   }
+  const integration = str(p, 'integration_id');
+  if (integration !== undefined) {
+    demand(ctx, coursesPolicy.setSis, { account });
+    next.integration_id = integrationIdOf(ctx, integration, current.root_account_id, current.id);
+  }
+  next.enrollment_term_id = termOf(ctx, p, current.root_account_id) ?? next.enrollment_term_id;
   // "" clears a date; a date not named stays.
   for (const field of ['start_at', 'end_at'] as const) {
     if (str(p, field) === '') next[field] = null;

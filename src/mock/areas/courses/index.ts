@@ -1,9 +1,10 @@
 import { defineArea } from '../../area.js';
-import { schema, searchIndex } from '../../school/courses/schema.js';
+import { carried, schema, searchIndex } from '../../school/courses/schema.js';
 
 export const coursesArea = defineArea({
   name: 'courses',
   schema,
+  carried,
   load: async () => ({ handlers: (await import('./handlers.js')).coursesHandlers }),
   seed: async () => (await import('./seed.js')).seedCourses,
   bulkIndexes: [searchIndex.bulk],

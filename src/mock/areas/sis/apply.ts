@@ -5,7 +5,14 @@ import { lookup } from '../../db/find.js';
 import type { Db } from '../../db/open.js';
 import { SIS_ROLES, type SisKind } from '../../../spec/sis-csv.js';
 import { accounts, builtInRole, createAccount, roleById, roleByName } from '../../school/accounts/repo.js';
-import { courseById, courses, createCourse, updateCourse } from '../../school/courses/repo.js';
+import {
+  courseById,
+  courseIntegrationTaken,
+  courses,
+  createCourse,
+  termBySis,
+  updateCourse,
+} from '../../school/courses/repo.js';
 import {
   createEnrollment,
   deleteEnrollmentsOfUser,
@@ -30,7 +37,7 @@ import {
   updateUser,
   users,
 } from '../../school/users/repo.js';
-import { termBySis, touchRecord, upsertTerm } from './repo.js';
+import { touchRecord, upsertTerm } from './repo.js';
 
 export interface SisItem {
   kind: SisKind;
@@ -116,6 +123,8 @@ function applyCourse(c: ApplyContext, v: Record<string, string>): Outcome {
   if (v.term_id && !term) warn(`Term not found "${v.term_id}" for course ${v.course_id}`);
   const status = v.status.toLowerCase();
   const existing = found(c.db, courses, 'sis_course_id', v.course_id);
+  if (v.integration_id && courseIntegrationTaken(c.db, c.root, v.integration_id, existing?.id))
+    warn(`course ${v.course_id}: the integration_id ${v.integration_id} is already in use by another course`);
   let id: number;
   let outcome: Outcome;
   if (existing) {
@@ -130,6 +139,8 @@ function applyCourse(c: ApplyContext, v: Record<string, string>): Outcome {
       start_at: v.start_date || existing.start_at,
       end_at: v.end_date || existing.end_at,
       time_zone: existing.time_zone,
+      enrollment_term_id: term?.id ?? existing.enrollment_term_id,
+      integration_id: v.integration_id || existing.integration_id,
     });
     id = existing.id;
     outcome =
@@ -151,6 +162,8 @@ function applyCourse(c: ApplyContext, v: Record<string, string>): Outcome {
       state: COURSE_STATE[status] ?? 'unpublished',
       startAt: orNull(v.start_date),
       endAt: orNull(v.end_date),
+      term: term?.id,
+      integrationId: orNull(v.integration_id),
       now: c.now,
     });
     outcome = 'created';

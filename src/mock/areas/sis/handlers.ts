@@ -42,12 +42,11 @@ import {
   batchesOfAccountQuery,
   createBatch,
   lastOfDataSet,
-  termById,
-  termBySis,
   type BatchOptions,
   type SisBatchRow,
 } from './repo.js';
 import { startImport } from './job.js';
+import { termById, termBySis } from '../../school/courses/repo.js';
 import type { SisItem } from './apply.js';
 
 /** A root account the caller may import into; a sub-account is refused as Canvas refuses it. */

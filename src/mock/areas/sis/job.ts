@@ -9,7 +9,7 @@
 import type { Db } from '../../db/open.js';
 import type { MockCtx } from '../../kit.js';
 import { SIS_FILES } from '../../../spec/sis-csv.js';
-import { courseById, updateCourse } from '../../school/courses/repo.js';
+import { courseById, termBySis, updateCourse } from '../../school/courses/repo.js';
 import { enrollmentById, setEnrollmentState } from '../../school/enrollments/repo.js';
 import { restoreSection, sectionById } from '../../school/sections/repo.js';
 import { applyItem, isRowWarning, type SisItem } from './apply.js';
@@ -18,7 +18,6 @@ import {
   forgetRecord,
   recordsInTerm,
   setBatchProgress,
-  termBySis,
   updateBatch,
   type BatchOptions,
   type SisRecordKind,

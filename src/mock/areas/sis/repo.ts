@@ -2,6 +2,7 @@
 import type { Db } from '../../db/open.js';
 import { all, insert, one, run } from '../../db/statements.js';
 import type { KeysetQuery } from '../../kit.js';
+import { termBySis } from '../../school/courses/repo.js';
 import type { EnrollmentDropStatus, UserRemoveStatus } from '../../../spec/types/sis.js';
 
 /** An import's options, as the batch keeps them (JSON in `options`). */
@@ -158,22 +159,6 @@ export function batchesOfAccountQuery(accountId: number, states: string[]): Keys
 }
 
 // ---- terms ------------------------------------------------------------------------------------
-
-export interface TermRow {
-  id: number;
-  root_account_id: number;
-  name: string;
-  sis_term_id: string | null;
-  workflow_state: string;
-}
-
-export function termBySis(db: Db, rootId: number, sis: string): TermRow | undefined {
-  return one<TermRow>(db, `SELECT * FROM enrollment_terms WHERE root_account_id = ? AND sis_term_id = ?`, rootId, sis);
-}
-
-export function termById(db: Db, rootId: number, id: number): TermRow | undefined {
-  return one<TermRow>(db, `SELECT * FROM enrollment_terms WHERE root_account_id = ? AND id = ?`, rootId, id);
-}
 
 export function upsertTerm(
   db: Db,

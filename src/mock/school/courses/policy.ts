@@ -9,6 +9,6 @@ export const coursesPolicy = {
   listAccount: ['read_course_list'],
   /** Creating a course in the account, or changing one of its courses. */
   manage: ['manage_courses'],
-  /** Setting or clearing a course's SIS id, on create or update. */
+  /** Setting or clearing a course's SIS id or integration id, on create or update. */
   setSis: ['manage_sis'],
 } as const satisfies Record<string, Rule>;

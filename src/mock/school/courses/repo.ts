@@ -18,6 +18,9 @@ export interface CourseRow {
   end_at: string | null;
   time_zone: string;
   created_at: string;
+  /** Null only for a moment in a database being carried over (schema.ts's `carried`). */
+  enrollment_term_id: number | null;
+  integration_id: string | null;
 }
 
 export const courses: Findable<CourseRow> = {
@@ -44,6 +47,19 @@ export function courseSisTaken(db: Db, rootAccountId: number, sis: string, excep
   );
 }
 
+/** Another course of the root account holds the integration id (`except`: the course being changed). */
+export function courseIntegrationTaken(db: Db, rootAccountId: number, id: string, except?: number): boolean {
+  return (
+    one(
+      db,
+      `SELECT 1 FROM courses WHERE root_account_id = ? AND integration_id = ? AND id <> ?`,
+      rootAccountId,
+      id,
+      except ?? -1,
+    ) !== undefined
+  );
+}
+
 export function createCourse(
   db: Db,
   c: {
@@ -57,13 +73,17 @@ export function createCourse(
     startAt?: string | null;
     endAt?: string | null;
     timeZone?: string;
+    /** Its term; without one, the root account's default term. */
+    term?: number;
+    integrationId?: string | null;
     now: string;
   },
 ): number {
   return insert(
     db,
     'INSERT INTO courses (id, account_id, root_account_id, name, course_code, sis_course_id, workflow_state, ' +
-      'start_at, end_at, time_zone, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'start_at, end_at, time_zone, created_at, enrollment_term_id, integration_id) ' +
+      'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     // Without a zone of its own, the course keeps its root account's default.
     c.id ?? null,
     c.account,
@@ -76,19 +96,29 @@ export function createCourse(
     c.endAt ?? null,
     c.timeZone ?? accountById(db, c.root)!.default_time_zone,
     c.now,
+    c.term ?? defaultTermOf(db, c.root, c.now),
+    c.integrationId ?? null,
   );
 }
 
 export type CourseChange = Pick<
   CourseRow,
-  'name' | 'course_code' | 'sis_course_id' | 'workflow_state' | 'start_at' | 'end_at' | 'time_zone'
+  | 'name'
+  | 'course_code'
+  | 'sis_course_id'
+  | 'workflow_state'
+  | 'start_at'
+  | 'end_at'
+  | 'time_zone'
+  | 'enrollment_term_id'
+  | 'integration_id'
 >;
 
 export function updateCourse(db: Db, id: number, c: CourseChange): void {
   run(
     db,
     'UPDATE courses SET name = ?, course_code = ?, sis_course_id = ?, workflow_state = ?, start_at = ?, end_at = ?, ' +
-      'time_zone = ? WHERE id = ?',
+      'time_zone = ?, enrollment_term_id = ?, integration_id = ? WHERE id = ?',
     c.name,
     c.course_code,
     c.sis_course_id,
@@ -96,6 +126,8 @@ export function updateCourse(db: Db, id: number, c: CourseChange): void {
     c.start_at,
     c.end_at,
     c.time_zone,
+    c.enrollment_term_id,
+    c.integration_id,
     id,
   );
 }
@@ -163,4 +195,47 @@ export function coursesOfAccountTreeQuery(accountId: number, term?: string): Key
     args,
     key: ['id'],
   };
+}
+
+// ---- terms: a root account's enrollment terms (the SIS area's table), what a course is in -----
+
+export interface TermRow {
+  id: number;
+  root_account_id: number;
+  name: string;
+  sis_term_id: string | null;
+  workflow_state: string;
+}
+
+/** The name of the term every root account has, which a course gets when it is given none. */
+export const DEFAULT_TERM_NAME = 'Default Term';
+
+export function termBySis(db: Db, rootId: number, sis: string): TermRow | undefined {
+  return one<TermRow>(db, `SELECT * FROM enrollment_terms WHERE root_account_id = ? AND sis_term_id = ?`, rootId, sis);
+}
+
+export function termById(db: Db, rootId: number, id: number): TermRow | undefined {
+  return one<TermRow>(db, `SELECT * FROM enrollment_terms WHERE root_account_id = ? AND id = ?`, rootId, id);
+}
+
+/**
+ * The root account's default term: its first live term of that name, made when it has none, as
+ * Canvas's Account#default_enrollment_term does.
+ */
+function defaultTermOf(db: Db, rootId: number, now: string): number {
+  const found = one<{ id: number }>(
+    db,
+    `SELECT id FROM enrollment_terms WHERE root_account_id = ? AND name = ? AND workflow_state = 'active' ` +
+      'ORDER BY id LIMIT 1',
+    rootId,
+    DEFAULT_TERM_NAME,
+  );
+  if (found) return found.id;
+  return insert(
+    db,
+    `INSERT INTO enrollment_terms (root_account_id, name, workflow_state, created_at) VALUES (?, ?, 'active', ?)`,
+    rootId,
+    DEFAULT_TERM_NAME,
+    now,
+  );
 }

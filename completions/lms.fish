@@ -546,10 +546,12 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'course-code' -x -d 'short code, e.g. BIO-101'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'end-at' -x -d 'end date (ISO 8601)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'integration-id' -x -d 'integration id (needs SIS permission)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'name' -x -d 'course name'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'publish' -d 'make the course available now'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'sis-course-id' -x -d 'SIS id (needs SIS permission)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'start-at' -x -d 'start date (ISO 8601)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'term' -x -d 'its term: an id or sis_term_id:X (default: the root account\'s default term)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'time-zone' -x -d 'the course\'s time zone, e.g. America/Denver (default: its account\'s)'
 
 # lms courses get arguments
@@ -566,7 +568,7 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
-complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing courses whose name, course_code, start_at, end_at, workflow_state differ from the file'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing courses whose name, course_code, start_at, end_at, enrollment_term_id, integration_id, workflow_state differ from the file'
 
 # lms courses list flags
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'list the account\'s courses (admins), sub-accounts included'
@@ -580,10 +582,12 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'course-code' -x -d 'short code, e.g. BIO-101'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'end-at' -x -d 'end date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'integration-id' -x -d 'integration id (needs SIS permission; "" clears it)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'name' -x -d 'course name'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'publish' -d 'make the course available'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'sis-course-id' -x -d 'SIS id (needs SIS permission)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'start-at' -x -d 'start date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'term' -x -d 'its term: an id or sis_term_id:X'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'time-zone' -x -d 'the course\'s time zone, e.g. America/Denver'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'make it unavailable again (refused once its students have grades)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'unweighted' -d 'count the final grade as points over points again'

@@ -101,6 +101,8 @@ export const RESULT_TYPES: Record<string, Record<string, readonly (JsonType | `$
     start_at: ['string', 'null'],
     end_at: ['string', 'null'],
     time_zone: ['string', 'null'],
+    enrollment_term_id: ['number', 'null'],
+    integration_id: ['string', 'null'],
   },
   Assignment: {
     id: ['number'],

@@ -191,6 +191,28 @@ describe('lms courses create / get', () => {
     expect(json(r.stdout)).toMatchObject(expected);
   });
 
+  it('creates and moves a course into a term by sis_term_id:X or id, with an integration id', async () => {
+    const lms = session();
+    const made = json(
+      (await lms.run('courses create --name Stars --term sis_term_id:2026-FA --integration-id int-9 -o json')).stdout,
+    ) as { id: number; enrollment_term_id: number; integration_id: string };
+    const plain = json((await lms.run('courses get 1 -o json')).stdout) as { enrollment_term_id: number };
+    expect(made.integration_id).toBe('int-9');
+    expect(made.enrollment_term_id).not.toBe(plain.enrollment_term_id);
+    const moved = await lms.run(
+      `courses update ${made.id} --term ${plain.enrollment_term_id} --integration-id "" -o json`,
+    );
+    expect(moved.exitCode, moved.stderr).toBe(0);
+    expect(json(moved.stdout)).toMatchObject({ enrollment_term_id: plain.enrollment_term_id, integration_id: null });
+    const unknown = await lms.run('courses create --name Lost --term sis_term_id:1999-SP');
+    expect(unknown.exitCode).toBe(4);
+    const dup = await lms.run('courses update 1 --integration-id int-9');
+    expect(dup.exitCode).toBe(0);
+    const taken = await lms.run(`courses update 2 --integration-id int-9`);
+    expect(taken.exitCode).toBe(5);
+    expect(taken.stderr).toContain('course.integration_id: Integration ID "int-9" is already in use');
+  });
+
   it.each<[string, string, Record<string, string>, number, string]>([
     [
       'a taken SIS id',

@@ -56,9 +56,7 @@ describe('lms courses import of a SIS courses.csv', () => {
       'bad-courses.csv:2: status "retired" is not one of active, deleted, completed, published',
     );
     expect(bad.stderr).toContain('bad-courses.csv:2: start_date "soon" is not an ISO 8601 date');
-    expect(bad.stderr).toContain(
-      'bad-courses.csv:3: term_id "2026-FA": lms courses import cannot set it; run the file with lms sis import',
-    );
+    expect(bad.stderr).not.toContain('term_id');
     expect(bad.stderr).toContain('bad-courses.csv:3: course_format "online"');
     const refs = await lms.run([
       'courses',
@@ -79,6 +77,42 @@ describe('lms courses import of a SIS courses.csv', () => {
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toContain('users.csv is a SIS users.csv, not a courses.csv: lms users import reads it');
     expect(writes).toEqual([]);
+  });
+
+  it('sets the term (by SIS term id) and integration id, and puts a row of an unknown term out', async () => {
+    const lms = session();
+    const csv = file(
+      'terms.csv',
+      'course_id,short_name,long_name,account_id,term_id,status,integration_id,start_date,end_date\n' +
+        'T1,AST1,Astronomy,,2026-FA,active,int-t1,,\n' +
+        'T2,AST2,Astrophysics,,1999-SP,active,,,\n',
+    );
+    const failedOut = join(dir, 'terms-failed.csv');
+    const writes = writesOf(lms);
+    const r = await lms.run(['courses', 'import', csv, '--failed-out', failedOut, '-o', 'json']);
+    expect(r.exitCode).not.toBe(0);
+    expect(json(r)).toMatchObject({ created: 1, failed: 1 });
+    const sent = new URLSearchParams(String(writes[0].body));
+    expect([sent.get('course[term_id]'), sent.get('course[integration_id]')]).toEqual([
+      'sis_term_id:2026-FA',
+      'int-t1',
+    ]);
+    expect(readFileSync(failedOut, 'utf8')).toContain('T2,AST2,Astrophysics,,1999-SP,active,,,');
+    const fall = json<{ enrollment_term_id: number }>(await lms.run('courses get sis_course_id:T1 -o json'));
+    expect(fall).toMatchObject({ integration_id: 'int-t1', enrollment_term_id: expect.any(Number) });
+    expect(fall.enrollment_term_id).not.toBe(
+      json<{ enrollment_term_id: number }>(await lms.run('courses get 1 -o json')).enrollment_term_id,
+    );
+    // Another integration id differs, and --update sends it.
+    const changed = file('terms-changed.csv', readFileSync(csv, 'utf8').replace('int-t1', 'int-t1b'));
+    writes.length = 0;
+    const updated = await lms.run(['courses', 'import', '--update', changed, '-o', 'json']);
+    expect(json(updated)).toMatchObject({ updated: 1 });
+    expect(writes[0]).toMatchObject({ method: 'PUT' });
+    expect(json<Record<string, unknown>>(await lms.run('courses get sis_course_id:T1 -o json'))).toMatchObject({
+      integration_id: 'int-t1b',
+      enrollment_term_id: fall.enrollment_term_id,
+    });
   });
 
   it('creates by SIS id in the named account, then updates only what differs, and nothing else', async () => {

@@ -13,12 +13,18 @@ import { SIS_FILES } from '../../spec/sis-csv.js';
 import { changedDates, sisChecks, sisParser, unsupportedCells } from '../../bulk/sis-rows.js';
 
 /** What `PUT /api/v1/courses/:id` changes here: the names, the dates, and its state by an event. */
-const UPDATABLE = ['name', 'course_code', 'start_at', 'end_at', 'workflow_state'] as const;
+const UPDATABLE = [
+  'name',
+  'course_code',
+  'start_at',
+  'end_at',
+  'enrollment_term_id',
+  'integration_id',
+  'workflow_state',
+] as const;
 
 /** Columns of a courses.csv the course API of lms does not set: a row filling one is refused. */
 const UNSUPPORTED = [
-  'term_id',
-  'integration_id',
   'course_format',
   'blueprint_course_id',
   'grade_passback_setting',
@@ -35,6 +41,9 @@ interface CourseRow extends BulkRow {
   status: 'active' | 'published' | 'completed' | 'deleted';
   start_at?: string;
   end_at?: string;
+  /** The row's term as the API reads it (sis_term_id:X), when it names one. */
+  term?: string;
+  integration_id?: string;
 }
 
 /** The state each status asks for; `active` keeps a live course as it is and reopens a concluded one. */
@@ -72,10 +81,17 @@ function toRow(line: number, v: Record<string, string>): CourseRow {
     status: v.status.toLowerCase() as CourseRow['status'],
     ...(v.start_date ? { start_at: v.start_date } : {}),
     ...(v.end_date ? { end_at: v.end_date } : {}),
+    ...(v.term_id ? { term: `sis_term_id:${v.term_id}` } : {}),
+    ...(v.integration_id ? { integration_id: v.integration_id } : {}),
   };
 }
 
-function compareCourse(row: CourseRow, course: Course, accountId: number | undefined): Difference[] {
+function compareCourse(
+  row: CourseRow,
+  course: Course,
+  accountId: number | undefined,
+  termId: number | undefined,
+): Difference[] {
   const state = wantedState(row.status, course.workflow_state);
   const move =
     state === course.workflow_state
@@ -88,17 +104,36 @@ function compareCourse(row: CourseRow, course: Course, accountId: number | undef
   if (row.code !== course.course_code)
     changes.push({ field: 'course_code', from: course.course_code, to: row.code, applicable: true });
   changes.push(...changedDates(row, course));
+  if (row.term !== undefined && termId !== course.enrollment_term_id)
+    changes.push({
+      field: 'enrollment_term_id',
+      from: String(course.enrollment_term_id ?? ''),
+      to: row.term!,
+      applicable: true,
+    });
+  if (row.integration_id !== undefined && row.integration_id !== course.integration_id)
+    changes.push({
+      field: 'integration_id',
+      from: course.integration_id ?? '',
+      to: row.integration_id,
+      applicable: true,
+    });
   if (accountId !== undefined && accountId !== course.account_id)
     changes.push({ field: 'account_id', from: String(course.account_id), to: row.account!, applicable: false });
   return [...changes, ...move];
 }
 
 /**
+ * A row's term is named by its SIS id, which only a course's answer turns into the term's id: each
+ * term's id is remembered once a course of it has been created or changed, and until then a row
+ * naming a term sends it.
+ *
  * `states`: each row's course's state as last looked up, by key, so that only a row that moves its
  * course into a concluded or deleted state counts as destroying.
  */
 function coursesTask(client: ApiClient, fallback: string, states: Map<string, string>): BulkTask<CourseRow, Course> {
   const accountIds = new Map<string, number>();
+  const termIds = new Map<string, number>();
   return {
     lookupFirst: true,
     async resolve(rows, { concurrency }) {
@@ -124,7 +159,13 @@ function coursesTask(client: ApiClient, fallback: string, states: Map<string, st
       else states.delete(row.key);
       return course && { id: course.id, current: course };
     },
-    compare: (row, course) => compareCourse(row, course, row.account ? accountIds.get(row.account) : undefined),
+    compare: (row, course) =>
+      compareCourse(
+        row,
+        course,
+        row.account ? accountIds.get(row.account) : undefined,
+        row.term ? termIds.get(row.term) : undefined,
+      ),
     async create(row) {
       if (row.status === 'deleted') throw new UsageError(`course ${row.sis} does not exist, so it cannot be deleted`);
       const made = await client.ops.courses.create({
@@ -135,21 +176,27 @@ function coursesTask(client: ApiClient, fallback: string, states: Map<string, st
           sis_course_id: row.sis,
           start_at: row.start_at,
           end_at: row.end_at,
+          term_id: row.term,
+          integration_id: row.integration_id,
         },
         ...(row.status === 'published' ? { offer: true } : {}),
       });
+      if (row.term && typeof made.enrollment_term_id === 'number') termIds.set(row.term, made.enrollment_term_id);
       // Canvas's API makes a course unpublished or published; concluding it is a second request.
       if (row.status === 'completed') await client.ops.courses.update({ id: made.id, course: { event: 'conclude' } });
       return made.id;
     },
-    async update(_row, found, changes) {
+    async update(row, found, changes) {
       const course: CourseFields = {};
       for (const c of changes) {
         if (c.field === 'workflow_state') course.event = EVENT_TO[c.to];
+        else if (c.field === 'enrollment_term_id') course.term_id = c.to;
+        else if (c.field === 'integration_id') course.integration_id = c.to;
         else if (c.field === 'name' || c.field === 'course_code' || c.field === 'start_at' || c.field === 'end_at')
           course[c.field] = c.to;
       }
-      await client.ops.courses.update({ id: found.id, course });
+      const changed = await client.ops.courses.update({ id: found.id, course });
+      if (row.term && typeof changed.enrollment_term_id === 'number') termIds.set(row.term, changed.enrollment_term_id);
     },
   };
 }

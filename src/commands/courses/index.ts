@@ -29,6 +29,18 @@ const fieldFlags = {
     field: { name: 'start_at', type: 'time' },
   },
   endAt: { long: 'end-at', value: 'time', description: 'end date (ISO 8601)', field: { name: 'end_at', type: 'time' } },
+  term: {
+    long: 'term',
+    value: 'term',
+    description: "its term: an id or sis_term_id:X (default: the root account's default term)",
+    field: { name: 'term_id' },
+  },
+  integrationId: {
+    long: 'integration-id',
+    value: 'id',
+    description: 'integration id (needs SIS permission)',
+    field: { name: 'integration_id' },
+  },
   timeZone: {
     long: 'time-zone',
     value: 'zone',
@@ -110,6 +122,8 @@ const createCourse = command({
           start_at: opts.startAt,
           end_at: opts.endAt,
           time_zone: opts.timeZone,
+          term_id: opts.term,
+          integration_id: opts.integrationId,
         },
         ...(opts.publish ? { offer: true } : {}),
       }),
@@ -151,6 +165,8 @@ const updateCourse = command({
       field: { ...fieldFlags.endAt.field, clears: true },
     },
     timeZone: { ...fieldFlags.timeZone, description: "the course's time zone, e.g. America/Denver" },
+    term: { ...fieldFlags.term, description: 'its term: an id or sis_term_id:X' },
+    integrationId: { ...fieldFlags.integrationId, description: 'integration id (needs SIS permission; "" clears it)' },
     publish: { long: 'publish', description: 'make the course available' },
     unpublish: { long: 'unpublish', description: 'make it unavailable again (refused once its students have grades)' },
     weighted: {
@@ -174,6 +190,8 @@ const updateCourse = command({
       start_at: checkTime('--start-at', opts.startAt),
       end_at: checkTime('--end-at', opts.endAt),
       time_zone: opts.timeZone,
+      term_id: opts.term,
+      integration_id: opts.integrationId,
       event: opts.publish ? 'offer' : opts.unpublish ? 'claim' : undefined,
       apply_assignment_group_weights: opts.weighted ? true : opts.unweighted ? false : undefined,
     };

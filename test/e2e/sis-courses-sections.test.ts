@@ -42,6 +42,40 @@ afterAll(async () => {
 });
 
 describe('lms courses import and lms sections import against lms mock serve', () => {
+  it('puts courses in the term their term_id names, with their integration_id, and --term moves one', async () => {
+    const s = await server('terms');
+    const remote = { ...env, LMS_BASE_URL: s.url, LMS_TOKEN: ADMIN };
+    const courses = join(dir, 'term-courses.csv');
+    writeFileSync(
+      courses,
+      'course_id,short_name,long_name,account_id,term_id,status,integration_id,start_date,end_date\n' +
+        'T411208,AST115,Astronomy 115,,2026-FA,active,int-ast-115,,\n',
+    );
+    const made = await spawnLms(['courses', 'import', courses, '-o', 'json'], remote);
+    expect(made.exitCode, made.stderr).toBe(0);
+    expect(JSON.parse(made.stdout)).toMatchObject({ created: 1, failed: 0 });
+    const get = async () =>
+      JSON.parse((await spawnLms(['courses', 'get', 'sis_course_id:T411208', '-o', 'json'], remote)).stdout) as {
+        id: number;
+        enrollment_term_id: number;
+        integration_id: string | null;
+      };
+    const course = await get();
+    expect(course.integration_id).toBe('int-ast-115');
+    const seeded = JSON.parse((await spawnLms(['courses', 'get', '1', '-o', 'json'], remote)).stdout) as {
+      enrollment_term_id: number;
+    };
+    expect(course.enrollment_term_id).not.toBe(seeded.enrollment_term_id);
+    const again = await spawnLms(['courses', 'import', '--update', courses, '-o', 'json'], remote);
+    expect(JSON.parse(again.stdout)).toMatchObject({ failed: 0 });
+    const moved = await spawnLms(
+      ['courses', 'update', String(course.id), '--term', String(seeded.enrollment_term_id), '-o', 'json'],
+      remote,
+    );
+    expect(moved.exitCode, moved.stderr).toBe(0);
+    expect(await get()).toMatchObject({ enrollment_term_id: seeded.enrollment_term_id, integration_id: 'int-ast-115' });
+  }, 60_000);
+
   it('makes courses in their accounts and sections in them, then concludes a completed row after asking', async () => {
     const s = await server('files');
     const remote = { ...env, LMS_BASE_URL: s.url, LMS_TOKEN: ADMIN };

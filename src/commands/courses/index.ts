@@ -32,8 +32,8 @@ const fieldFlags = {
   term: {
     long: 'term',
     value: 'term',
+    // No `field`: the course shows its term as enrollment_term_id, a number, not as the flag names it.
     description: "its term: an id or sis_term_id:X (default: the root account's default term)",
-    field: { name: 'term_id' },
   },
   integrationId: {
     long: 'integration-id',

@@ -157,8 +157,9 @@ describe('descriptorOutput', () => {
 
   it('uses the stream from the start for a descriptor that is not open', () => {
     const recorder = recordingStream();
+    // Above any process's limit of open files, so no other test's open file can be this one.
     const output = descriptorOutput(
-      987,
+      2 ** 31 - 2,
       () => recorder.stream,
       () => undefined,
       { write: (() => expect.fail('not written directly')) as typeof writeSync },

@@ -4,7 +4,6 @@ import {
   invalid,
   list,
   notFound,
-  numericId,
   obj,
   paginate,
   keysetSource,
@@ -24,14 +23,12 @@ import { defaultSectionOf } from '../../school/sections/repo.js';
 import { coursesPolicy } from '../../school/courses/policy.js';
 import {
   courseById,
-  courseIntegrationTaken,
-  courseSisTaken,
+  courseIdTaken,
   coursesOfAccountTreeQuery,
   coursesOfUserQuery,
   createCourse,
   hasGradedStudentWork,
-  termById,
-  termBySis,
+  liveTerm,
   updateCourse,
   type CourseChange,
   type CourseRow,
@@ -45,20 +42,15 @@ import { courseJson } from '../../school/courses/present.js';
 function termOf(ctx: MockCtx, course: ParamsObject, root: number): number | undefined {
   const raw = (str(course, 'term_id') || str(course, 'enrollment_term_id'))?.trim();
   if (!raw) return undefined;
-  const id = numericId(raw);
-  const term = raw.startsWith('sis_term_id:')
-    ? termBySis(ctx.db, root, raw.slice('sis_term_id:'.length))
-    : id === undefined
-      ? undefined
-      : termById(ctx.db, root, id);
-  if (!term || term.workflow_state === 'deleted') throw notFound();
+  const term = liveTerm(ctx.db, root, raw);
+  if (!term) throw notFound();
   return term.id;
 }
 
 /** `course[integration_id]`, held by no other course of the root account; "" is none. */
 function integrationIdOf(ctx: MockCtx, raw: string, root: number, except?: number): string | null {
   const id = raw.trim() || null;
-  if (id !== null && courseIntegrationTaken(ctx.db, root, id, except))
+  if (id !== null && courseIdTaken(ctx.db, root, 'integration_id', id, except))
     throw invalid('course', 'integration_id', 'taken', `Integration ID "${id}" is already in use`);
   return id;
 }
@@ -99,7 +91,7 @@ const create: Handler = (ctx) => {
   const root = rootOf(account);
   if (sis !== undefined) {
     demand(ctx, coursesPolicy.setSis, { account });
-    if (courseSisTaken(ctx.db, root, sis))
+    if (courseIdTaken(ctx.db, root, 'sis_course_id', sis))
       throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${sis}" is already in use`);
   }
   const rawIntegration = str(course, 'integration_id');
@@ -181,7 +173,7 @@ const update: Handler = (ctx) => {
     next.sis_course_id = sis.trim() || null;
     if (
       next.sis_course_id !== null &&
-      courseSisTaken(ctx.db, current.root_account_id, next.sis_course_id, current.id)
+      courseIdTaken(ctx.db, current.root_account_id, 'sis_course_id', next.sis_course_id, current.id)
     ) {
       throw invalid('course', 'sis_source_id', 'taken', `SIS ID "${next.sis_course_id}" is already in use`);
     }

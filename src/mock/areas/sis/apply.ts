@@ -7,7 +7,7 @@ import { SIS_ROLES, type SisKind } from '../../../spec/sis-csv.js';
 import { accounts, builtInRole, createAccount, roleById, roleByName } from '../../school/accounts/repo.js';
 import {
   courseById,
-  courseIntegrationTaken,
+  courseIdTaken,
   courses,
   createCourse,
   termBySis,
@@ -123,7 +123,7 @@ function applyCourse(c: ApplyContext, v: Record<string, string>): Outcome {
   if (v.term_id && !term) warn(`Term not found "${v.term_id}" for course ${v.course_id}`);
   const status = v.status.toLowerCase();
   const existing = found(c.db, courses, 'sis_course_id', v.course_id);
-  if (v.integration_id && courseIntegrationTaken(c.db, c.root, v.integration_id, existing?.id))
+  if (v.integration_id && courseIdTaken(c.db, c.root, 'integration_id', v.integration_id, existing?.id))
     warn(`course ${v.course_id}: the integration_id ${v.integration_id} is already in use by another course`);
   let id: number;
   let outcome: Outcome;

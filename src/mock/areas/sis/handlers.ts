@@ -46,7 +46,7 @@ import {
   type SisBatchRow,
 } from './repo.js';
 import { startImport } from './job.js';
-import { termById, termBySis } from '../../school/courses/repo.js';
+import { liveTerm } from '../../school/courses/repo.js';
 import type { SisItem } from './apply.js';
 
 /** A root account the caller may import into; a sub-account is refused as Canvas refuses it. */
@@ -245,13 +245,8 @@ const create: Handler = (ctx) => {
   const batchDrop = dropStatus('batch_mode_enrollment_drop_status', ENROLLMENT_DROP_STATUSES);
   if (batchMode && !multiTerm) {
     const raw = str(ctx.params, 'batch_mode_term_id') ?? '';
-    const t = raw.startsWith('sis_term_id:')
-      ? termBySis(ctx.db, account.id, raw.slice('sis_term_id:'.length))
-      : numericId(raw) !== undefined
-        ? termById(ctx.db, account.id, numericId(raw)!)
-        : undefined;
-    if (!t || t.workflow_state === 'deleted')
-      throw rejected('Batch mode specified, but the given batch_mode_term_id cannot be found.');
+    const t = liveTerm(ctx.db, account.id, raw);
+    if (!t) throw rejected('Batch mode specified, but the given batch_mode_term_id cannot be found.');
     term = t.id;
   }
   const read = readFiles(attachment.filename, attachment.data, str(ctx.params, 'extension'));

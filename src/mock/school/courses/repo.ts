@@ -1,7 +1,7 @@
 // Courses: what enrollments, sections, assignments and groups hang from.
 import { containsLike, indexable } from '../../db/contains.js';
 import { accountById } from '../accounts/repo.js';
-import type { Findable } from '../../db/find.js';
+import { numericId, type Findable } from '../../db/find.js';
 import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
 import { insert, one, run } from '../../db/statements.js';
@@ -34,27 +34,23 @@ export function courseById(db: Db, id: number): CourseRow | undefined {
   return one<CourseRow>(db, `SELECT * FROM courses WHERE id = ?`, id);
 }
 
-/** Another course of the root account holds the SIS id (`except`: the course being changed). */
-export function courseSisTaken(db: Db, rootAccountId: number, sis: string, except?: number): boolean {
+/**
+ * Another course of the root account holds this SIS or integration id (`except`: the course being
+ * changed): each is unique within a root account.
+ */
+export function courseIdTaken(
+  db: Db,
+  rootAccountId: number,
+  column: 'sis_course_id' | 'integration_id',
+  value: string,
+  except?: number,
+): boolean {
   return (
     one(
       db,
-      `SELECT 1 FROM courses WHERE root_account_id = ? AND sis_course_id = ? AND id <> ?`,
+      `SELECT 1 FROM courses WHERE root_account_id = ? AND ${column} = ? AND id <> ?`,
       rootAccountId,
-      sis,
-      except ?? -1,
-    ) !== undefined
-  );
-}
-
-/** Another course of the root account holds the integration id (`except`: the course being changed). */
-export function courseIntegrationTaken(db: Db, rootAccountId: number, id: string, except?: number): boolean {
-  return (
-    one(
-      db,
-      `SELECT 1 FROM courses WHERE root_account_id = ? AND integration_id = ? AND id <> ?`,
-      rootAccountId,
-      id,
+      value,
       except ?? -1,
     ) !== undefined
   );
@@ -214,8 +210,19 @@ export function termBySis(db: Db, rootId: number, sis: string): TermRow | undefi
   return one<TermRow>(db, `SELECT * FROM enrollment_terms WHERE root_account_id = ? AND sis_term_id = ?`, rootId, sis);
 }
 
-export function termById(db: Db, rootId: number, id: number): TermRow | undefined {
+function termById(db: Db, rootId: number, id: number): TermRow | undefined {
   return one<TermRow>(db, `SELECT * FROM enrollment_terms WHERE root_account_id = ? AND id = ?`, rootId, id);
+}
+
+/** A live term of the root account, named as the API names one: by its id or as `sis_term_id:X`. */
+export function liveTerm(db: Db, rootId: number, ref: string): TermRow | undefined {
+  const id = numericId(ref);
+  const term = ref.startsWith('sis_term_id:')
+    ? termBySis(db, rootId, ref.slice('sis_term_id:'.length))
+    : id === undefined
+      ? undefined
+      : termById(db, rootId, id);
+  return term && term.workflow_state !== 'deleted' ? term : undefined;
 }
 
 /**

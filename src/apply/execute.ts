@@ -91,7 +91,50 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
       update: true,
       onRow: (r) => finish(rows[r.line - 1].action, r, settle),
     });
+    if (step === STEPS.indexOf('modules')) await placeModules(ready, task, options);
   }
+}
+
+/**
+ * A module placed further than the modules made so far lands at the end and the ones made after it
+ * go below it: once all are made, each module the file places is moved again where it is not yet.
+ */
+async function placeModules(
+  ready: Action[],
+  task: BulkTask<ActionRow, ApiObject>,
+  options: ExecuteOptions,
+): Promise<void> {
+  const placed = ready.filter(
+    (a) =>
+      a.status === 'done' && (a.fields?.position !== undefined || a.changes?.some((ch) => ch.field === 'position')),
+  );
+  if (!placed.length) return;
+  const onlyPosition = (changes: Change[]) => changes.filter((ch) => ch.field === 'position');
+  const rows = placed.map((action, i) => ({ line: i + 1, key: `${action.id} position`, action }));
+  await runRows(
+    rows,
+    {
+      ...task,
+      find: (row) => row.action.task!.find(true),
+      compare: (row, current) => onlyPosition(row.action.task!.compare(current)).map(difference),
+      async update(row, found) {
+        await row.action.task!.update(found, onlyPosition(row.action.task!.compare(found.current)));
+      },
+    },
+    {
+      journal: options.journal,
+      concurrency: 1,
+      mode: 'apply',
+      update: true,
+      // Made but not where the file places it: the change is not complete (it was counted once already).
+      onRow: (r) => {
+        if (r.status !== 'failed') return;
+        const { action } = rows[r.line - 1];
+        action.status = 'failed';
+        action.error = r.error;
+      },
+    },
+  );
 }
 
 function cannot(changes: Change[]): string {

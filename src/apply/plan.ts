@@ -213,6 +213,12 @@ function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value
   return changes;
 }
 
+/** A module's fields with its position no further than the last of `count` modules. */
+function placed(fields: Record<string, Value>, count: number): Record<string, Value> {
+  const { position } = fields;
+  return typeof position === 'number' && position > count ? { ...fields, position: Math.max(count, 1) } : fields;
+}
+
 /** What a change sends: its value when it has one (a reference's id), else what the file says. */
 const sent = (ch: Change): Value => ('value' in ch ? ch.value! : (ch.to as Value));
 
@@ -980,6 +986,8 @@ class Planner {
     for (const d of desired) titles.set(d.title, (titles.get(d.title) ?? 0) + 1);
 
     claimed.set(kindName, taken);
+    // The API puts a module asked to go past the end at the end: a position is compared as it will be.
+    const modulesAfter = this.pc.prune ? desired.length : listed.length + desired.filter((d) => !matched.has(d)).length;
     const mine = new Map<string, Slot>();
     for (const d of desired) {
       const o = matched.get(d);
@@ -1013,7 +1021,7 @@ class Planner {
       const spec: ObjectSpec = {
         verbs,
         one: kind.one,
-        fields: d.fields,
+        fields: kindName === 'modules' ? placed(d.fields, modulesAfter) : d.fields,
         refs,
         options: { course: ref },
         lookup,

@@ -255,6 +255,26 @@ describe('pages and modules in lms apply', () => {
     },
   );
 
+  it('a position past the last module is the last, as the API places it, and a re-run writes nothing', async () => {
+    const s = counted();
+    // Placed after week 2, week 1 cannot be its prerequisite (a prerequisite is a module before it).
+    const placed = FILE.replace('"Week 1: Rocks"\n', '"Week 1: Rocks"\n        position: 10\n').replace(
+      '        prerequisites: [week1]\n',
+      '',
+    );
+    const path = s.file('c.yaml', placed);
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    expect((await modulesOf(s, 'sis_course_id:GEO-1')).map((m) => [m.name, m.position])).toEqual([
+      ['Week 2: Minerals', 1],
+      ['Week 1: Rocks', 2],
+    ]);
+    const before = s.writes().length;
+    const again = await s.run(['apply', '-f', path, '--yes']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).changes, again.stdout).toBe(false);
+    expect(s.writes().length).toBe(before);
+  });
+
   it('--prune deletes a module and a page the file dropped, but keeps the front page and says why', async () => {
     const s = counted();
     const path = s.file('c.yaml', FILE);

@@ -17,6 +17,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A test that opens and closes many mock databases asks the collector to let go of their files.
+    execArgv: ['--expose-gc'],
     projects: [
       {
         extends: true,

@@ -13,6 +13,7 @@ const TOOLSETS = [
   'courses',
   'course-content',
   'roster',
+  'school',
   'grading',
   'discussions',
   'conversations',

@@ -40,6 +40,7 @@ _lms_subcommand() {
     ':sections') _lms_next='sections'; return 0 ;;
     ':sis') _lms_next='sis'; return 0 ;;
     ':submissions') _lms_next='submissions'; return 0 ;;
+    ':terms') _lms_next='terms'; return 0 ;;
     ':todo') _lms_next='todo'; return 0 ;;
     ':topics') _lms_next='topics'; return 0 ;;
     ':upcoming') _lms_next='upcoming'; return 0 ;;
@@ -235,6 +236,9 @@ _lms_subcommand() {
     'submissions:help') _lms_next='submissions help'; return 0 ;;
     'submissions:list'|'submissions:ls') _lms_next='submissions list'; return 0 ;;
     'submissions:submit') _lms_next='submissions submit'; return 0 ;;
+    'terms:get') _lms_next='terms get'; return 0 ;;
+    'terms:help') _lms_next='terms help'; return 0 ;;
+    'terms:list'|'terms:ls') _lms_next='terms list'; return 0 ;;
     'todo:help') _lms_next='todo help'; return 0 ;;
     'todo:ignore') _lms_next='todo ignore'; return 0 ;;
     'todo:list'|'todo:ls') _lms_next='todo list'; return 0 ;;
@@ -794,6 +798,9 @@ _lms_value_flag() {
     'submissions submit:--text'|'submissions submit '*':--text') _lms_words=''; return 0 ;;
     'submissions submit:--text-file'|'submissions submit '*':--text-file') _lms_words='@files'; return 0 ;;
     'submissions submit:--url'|'submissions submit '*':--url') _lms_words=''; return 0 ;;
+    'terms get:--account'|'terms get '*':--account') _lms_words='@ids'; return 0 ;;
+    'terms list:--account'|'terms list '*':--account') _lms_words='@ids'; return 0 ;;
+    'terms list:--state'|'terms list '*':--state') _lms_words='active deleted all'; return 0 ;;
     'todo ignore:--purpose'|'todo ignore '*':--purpose') _lms_words='grading submitting'; return 0 ;;
     'topics create:--assignment-id'|'topics create '*':--assignment-id') _lms_words=''; return 0 ;;
     'topics create:--collection-item'|'topics create '*':--collection-item') _lms_words=''; return 0 ;;
@@ -1018,7 +1025,7 @@ _lms_reply() {
 
 _lms_subcommands() {
   case "$1" in
-    '') _lms_words='accounts activity admins announcements api apply assignment-groups assignments auth calendar completion conv courses diff doctor enrollments export files grade groups help history log mcp mock modules outcomes pages profile progress quizzes recipients rubrics sections sis submissions todo topics upcoming users version' ;;
+    '') _lms_words='accounts activity admins announcements api apply assignment-groups assignments auth calendar completion conv courses diff doctor enrollments export files grade groups help history log mcp mock modules outcomes pages profile progress quizzes recipients rubrics sections sis submissions terms todo topics upcoming users version' ;;
     'accounts') _lms_words='get help list' ;;
     'accounts get') _lms_words='' ;;
     'accounts help') _lms_words='' ;;
@@ -1245,6 +1252,10 @@ _lms_subcommands() {
     'submissions help') _lms_words='' ;;
     'submissions list') _lms_words='' ;;
     'submissions submit') _lms_words='' ;;
+    'terms') _lms_words='get help list' ;;
+    'terms get') _lms_words='' ;;
+    'terms help') _lms_words='' ;;
+    'terms list') _lms_words='' ;;
     'todo') _lms_words='help ignore list' ;;
     'todo help') _lms_words='' ;;
     'todo ignore') _lms_words='' ;;
@@ -1525,6 +1536,10 @@ _lms_flags() {
     'submissions help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'submissions list') _lms_words='--all --all-students --as-user --assignment --course --fields --grouped --help -h --include --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --section --timeout --totals --user --verbose -v --version -V --yes -y' ;;
     'submissions submit') _lms_words='--all --as-user --assignment --comment --course --dry-run --fields --file --help -h --insecure --jq --limit --media-id --media-type --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --section --text --text-file --timeout --url --verbose -v --version -V --yes -y' ;;
+    'terms') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'terms get') _lms_words='--account --all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'terms help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
+    'terms list') _lms_words='--account --all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --state --timeout --verbose -v --version -V --yes -y' ;;
     'todo') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'todo help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'todo ignore') _lms_words='--all --as-user --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --permanently --profile -p --purpose --raw --timeout --verbose -v --version -V --yes -y' ;;

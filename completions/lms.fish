@@ -73,6 +73,7 @@ complete -c lms -n '__fish_use_subcommand' -a 'rubrics' -d 'Rubrics of a course:
 complete -c lms -n '__fish_use_subcommand' -a 'sections' -d 'Sections of a course, and cross-listing'
 complete -c lms -n '__fish_use_subcommand' -a 'sis' -d 'Canvas\'s SIS import: a school\'s CSVs or a zip of them, run by the instance\'s job'
 complete -c lms -n '__fish_use_subcommand' -a 'submissions' -d 'Submissions of an assignment or a student: list, read, submit, comment'
+complete -c lms -n '__fish_use_subcommand' -a 'terms' -d 'A root account\'s enrollment terms, which courses and SIS files name'
 complete -c lms -n '__fish_use_subcommand' -a 'todo' -d 'Your to-do list: assignments to grade and to turn in; set items aside'
 complete -c lms -n '__fish_use_subcommand' -a 'topics' -d 'Discussion topics of courses, groups and collection items: entries, replies, read state, subscriptions'
 complete -c lms -n '__fish_use_subcommand' -a 'upcoming' -d 'Your calendar events and assignments due in the coming week'
@@ -1438,6 +1439,18 @@ complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text' -x -d 'online_text_entry: the text (HTML)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'text-file' -r -F -d 'online_text_entry: the text, read from a file (- for stdin)'
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'url' -x -d 'online_url: a web address (http:// assumed)'
+
+# lms terms
+complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from get help list ls' -a 'get' -d 'Show one term, by id or sis_term_id:X, with its date overrides'
+complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from get help list ls' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from get help list ls' -a 'list' -d 'A root account\'s terms, the latest start first'
+
+# lms terms get flags
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from get' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
+
+# lms terms list flags
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from list ls' -l 'state' -x -a 'active deleted all' -d 'only terms in this state (default active)'
 
 # lms todo
 complete -c lms -n '__fish_seen_subcommand_from todo; and not __fish_seen_subcommand_from help ignore list ls' -a 'help' -d 'display help for command'

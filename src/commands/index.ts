@@ -56,6 +56,11 @@ export const lazyNouns: LazyNoun[] = [
     load: async () => (await import('./sis/index.js')).sisVerbs,
   },
   {
+    name: 'terms',
+    summary: "A root account's enrollment terms, which courses and SIS files name",
+    load: async () => (await import('./terms/index.js')).termsVerbs,
+  },
+  {
     name: 'sections',
     summary: 'Sections of a course, and cross-listing',
     load: async () => (await import('./sections/index.js')).sectionsVerbs,

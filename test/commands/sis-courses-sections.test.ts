@@ -79,36 +79,46 @@ describe('lms courses import of a SIS courses.csv', () => {
     expect(writes).toEqual([]);
   });
 
-  it('sets the term (by SIS term id) and integration id, and puts a row of an unknown term out', async () => {
+  it('sets the term (by SIS term id) and integration id; an unknown term is a problem before any write', async () => {
     const lms = session();
-    const csv = file(
-      'terms.csv',
-      'course_id,short_name,long_name,account_id,term_id,status,integration_id,start_date,end_date\n' +
-        'T1,AST1,Astronomy,,2026-FA,active,int-t1,,\n' +
-        'T2,AST2,Astrophysics,,1999-SP,active,,,\n',
+    const header = 'course_id,short_name,long_name,account_id,term_id,status,integration_id,start_date,end_date\n';
+    const unknown = file(
+      'terms-unknown.csv',
+      `${header}T1,AST1,Astronomy,,2026-FA,active,int-t1,,\nT2,AST2,Astrophysics,,1999-SP,active,,,\n`,
     );
-    const failedOut = join(dir, 'terms-failed.csv');
     const writes = writesOf(lms);
-    const r = await lms.run(['courses', 'import', csv, '--failed-out', failedOut, '-o', 'json']);
-    expect(r.exitCode).not.toBe(0);
-    expect(json(r)).toMatchObject({ created: 1, failed: 1 });
+    for (const line of [
+      ['courses', 'import', unknown],
+      ['courses', 'import', '--dry-run', unknown],
+    ]) {
+      const refused = await lms.run(line);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toContain(`${unknown}:3: term "1999-SP" not found`);
+    }
+    expect(writes).toEqual([]);
+
+    const csv = file('terms.csv', `${header}T1,AST1,Astronomy,,2026-FA,active,int-t1,,\n`);
+    const r = await lms.run(['courses', 'import', csv, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ created: 1 });
     const sent = new URLSearchParams(String(writes[0].body));
     expect([sent.get('course[term_id]'), sent.get('course[integration_id]')]).toEqual([
       'sis_term_id:2026-FA',
       'int-t1',
     ]);
-    expect(readFileSync(failedOut, 'utf8')).toContain('T2,AST2,Astrophysics,,1999-SP,active,,,');
     const fall = json<{ enrollment_term_id: number }>(await lms.run('courses get sis_course_id:T1 -o json'));
     expect(fall).toMatchObject({ integration_id: 'int-t1', enrollment_term_id: expect.any(Number) });
     expect(fall.enrollment_term_id).not.toBe(
       json<{ enrollment_term_id: number }>(await lms.run('courses get 1 -o json')).enrollment_term_id,
     );
-    // Another integration id differs, and --update sends it.
+    // Another integration id differs, and --update sends it, and not the term, which is the same.
     const changed = file('terms-changed.csv', readFileSync(csv, 'utf8').replace('int-t1', 'int-t1b'));
     writes.length = 0;
     const updated = await lms.run(['courses', 'import', '--update', changed, '-o', 'json']);
     expect(json(updated)).toMatchObject({ updated: 1 });
+    expect(writes).toHaveLength(1);
     expect(writes[0]).toMatchObject({ method: 'PUT' });
+    expect(new URLSearchParams(String(writes[0].body)).has('course[term_id]')).toBe(false);
     expect(json<Record<string, unknown>>(await lms.run('courses get sis_course_id:T1 -o json'))).toMatchObject({
       integration_id: 'int-t1b',
       enrollment_term_id: fall.enrollment_term_id,

@@ -74,6 +74,20 @@ describe('lms courses import and lms sections import against lms mock serve', ()
     );
     expect(moved.exitCode, moved.stderr).toBe(0);
     expect(await get()).toMatchObject({ enrollment_term_id: seeded.enrollment_term_id, integration_id: 'int-ast-115' });
+
+    // The terms a file may name, read from the server; a file naming one it does not have is refused unsent.
+    const terms = await spawnLms(['terms', 'list', '-o', 'csv', '--fields', 'id,name,sis_term_id'], remote);
+    expect(terms.exitCode, terms.stderr).toBe(0);
+    expect(terms.stdout.trim().split(/\r?\n/)).toEqual([
+      'id,name,sis_term_id',
+      `${seeded.enrollment_term_id},Default Term,`,
+      `${course.enrollment_term_id},Fall 2026,2026-FA`,
+    ]);
+    writeFileSync(courses, readFileSync(courses, 'utf8').replace('2026-FA', '2031-SP'));
+    const refused = await spawnLms(['courses', 'import', '--update', courses], remote);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`${courses}:2: term "2031-SP" not found`);
+    expect(await get()).toMatchObject({ enrollment_term_id: seeded.enrollment_term_id });
   }, 60_000);
 
   it('makes courses in their accounts and sections in them, then concludes a completed row after asking', async () => {

@@ -63,6 +63,8 @@ const SOFIA_VIEWERS: Role[] = ['observer', 'student', 'designer', 'ta', 'helpdes
 const ROOT_ADMIN: Role[] = ['admin'];
 /** Readers of the root account's outcomes and course lists. */
 const ROOT_READERS: Role[] = ['helpdesk', 'admin'];
+/** Who reads the root account's terms: an admin there or below, a teacher or TA of one of its courses. */
+const TERM_READERS: Role[] = ['ta', 'otherTeacher', 'helpdesk', 'teacher', 'subAdmin', 'admin'];
 
 interface Row {
   path: string;
@@ -479,6 +481,8 @@ export const ROUTE_ROWS: Record<string, Row> = {
   /** Progress 1 is the root admin's own job. */
   'progress.get': { path: '/api/v1/progress/1', allow: ROOT_ADMIN },
   /** SIS imports: the root account's admins only (import 1 is the seeded, finished one). */
+  'terms.list': { path: '/api/v1/accounts/1/terms', allow: TERM_READERS },
+  'terms.get': { path: '/api/v1/accounts/1/terms/sis_term_id:2026-FA', allow: TERM_READERS },
   'sis.create': { path: '/api/v1/accounts/1/sis_imports', allow: ROOT_ADMIN },
   'sis.list': { path: '/api/v1/accounts/1/sis_imports', allow: ROOT_ADMIN },
   'sis.get': { path: '/api/v1/accounts/1/sis_imports/1', allow: ROOT_ADMIN },

@@ -125,6 +125,11 @@ const READS: Read[] = [
     reshapes: 'the API wraps the list as {"sis_imports": [...]}; lms prints the imports',
   },
   {
+    line: 'terms list --state all',
+    op: 'terms.list',
+    reshapes: 'the API wraps the list as {"enrollment_terms": [...]}; lms prints the terms',
+  },
+  {
     line: 'export course 1',
     op: 'sections.list',
     with: { 'courses.get': COURSE_WITH_SIS_ID },

@@ -124,9 +124,8 @@ function compareCourse(
 }
 
 /**
- * A row's term is named by its SIS id, which only a course's answer turns into the term's id: each
- * term's id is remembered once a course of it has been created or changed, and until then a row
- * naming a term sends it.
+ * A row's term is named by its SIS id, which the root account's terms turn into the term's id before
+ * any row is sent: a row naming a term that is not there is a problem of the file.
  *
  * `states`: each row's course's state as last looked up, by key, so that only a row that moves its
  * course into a concluded or deleted state counts as destroying.
@@ -149,6 +148,22 @@ function coursesTask(client: ApiClient, fallback: string, states: Map<string, st
         const account = accounts.get(row.account);
         if (account) accountIds.set(row.account, account.id);
         else problems.push({ line: row.line, message: `account "${row.account}" not found` });
+      }
+      const named = rows.flatMap((r) => (r.term ? [r.term] : []));
+      if (!named.length) return problems;
+      // A course's term is its root account's: the one of the account rows fall back to.
+      const home = await client.ops.accounts.get({ id: fallback });
+      const root = String(home.root_account_id ?? home.id);
+      const terms = await lookupEach(
+        named,
+        (raw) => orMissing(client.ops.terms.get({ account_id: root, id: raw })),
+        concurrency,
+      );
+      for (const row of rows) {
+        if (!row.term) continue;
+        const term = terms.get(row.term);
+        if (term && term.workflow_state !== 'deleted') termIds.set(row.term, term.id);
+        else problems.push({ line: row.line, message: `term "${row.term.slice('sis_term_id:'.length)}" not found` });
       }
       return problems;
     },
@@ -181,12 +196,11 @@ function coursesTask(client: ApiClient, fallback: string, states: Map<string, st
         },
         ...(row.status === 'published' ? { offer: true } : {}),
       });
-      if (row.term && typeof made.enrollment_term_id === 'number') termIds.set(row.term, made.enrollment_term_id);
       // Canvas's API makes a course unpublished or published; concluding it is a second request.
       if (row.status === 'completed') await client.ops.courses.update({ id: made.id, course: { event: 'conclude' } });
       return made.id;
     },
-    async update(row, found, changes) {
+    async update(_row, found, changes) {
       const course: CourseFields = {};
       for (const c of changes) {
         if (c.field === 'workflow_state') course.event = EVENT_TO[c.to];
@@ -195,8 +209,7 @@ function coursesTask(client: ApiClient, fallback: string, states: Map<string, st
         else if (c.field === 'name' || c.field === 'course_code' || c.field === 'start_at' || c.field === 'end_at')
           course[c.field] = c.to;
       }
-      const changed = await client.ops.courses.update({ id: found.id, course });
-      if (row.term && typeof changed.enrollment_term_id === 'number') termIds.set(row.term, changed.enrollment_term_id);
+      await client.ops.courses.update({ id: found.id, course });
     },
   };
 }
@@ -215,8 +228,8 @@ export const importCourses = command({
   summary:
     "Create and change courses from Canvas's SIS courses.csv by SIS id; " +
     'completed and deleted rows conclude and delete (asks first)',
-  // users.get: who the caller is, which the journal is bound to.
-  routes: ['courses.get', 'courses.create', 'courses.update', 'accounts.get', 'users.get'],
+  // users.get: who the caller is, which the journal is bound to; terms.get: the terms rows name.
+  routes: ['courses.get', 'courses.create', 'courses.update', 'accounts.get', 'terms.get', 'users.get'],
   // Only completed and deleted rows destroy: asked about then, as the rows say.
   destroys: 'asks',
   columns: resultColumns('course_id'),

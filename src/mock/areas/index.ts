@@ -22,6 +22,7 @@ import { progressArea } from './progress/index.js';
 import { searchArea } from './search/index.js';
 import { sectionsArea } from './sections/index.js';
 import { sisArea } from './sis/index.js';
+import { termsArea } from './terms/index.js';
 import { submissionsArea } from './submissions/index.js';
 import { todoArea } from './todo/index.js';
 import { usersArea } from './users/index.js';
@@ -60,6 +61,7 @@ export const areas: readonly MockArea[] = [
   todoArea,
   activityArea,
   sisArea,
+  termsArea,
   pagesArea,
 ];
 

@@ -4,7 +4,7 @@
 // course, and only to its own section when the enrollment is limited to it. The roles are held in
 // several areas' tables, so this sits above their repositories and below every handler that asks.
 import type { Db } from '../db/open.js';
-import { accountChain } from '../school/accounts/repo.js';
+import { accountById, accountChain, rootOf } from '../school/accounts/repo.js';
 import { activeAdminRoles } from './admins/repo.js';
 import { activeCourseRoles, isInCourse } from '../school/enrollments/repo.js';
 
@@ -108,6 +108,14 @@ export function allowedBy(db: Db, userId: number, rule: Rule, context: Permissio
   if (rule.admin && administers(db, userId, 'account' in context ? context.account.id : context.course.account_id))
     return true;
   return canAny(db, userId, rule.anyOf, context);
+}
+
+/** Any admin role at all on the root account or an account below it. */
+export function administersUnder(db: Db, userId: number, rootId: number): boolean {
+  return activeAdminRoles(db, userId).some((r) => {
+    const account = accountById(db, r.accountId);
+    return account !== undefined && rootOf(account) === rootId;
+  });
 }
 
 /** Any admin role at all on the account or above it. */

@@ -63,6 +63,7 @@ import type {
   Attachment,
   Course,
   CourseFields,
+  EnrollmentTerm,
   Group,
   UploadTicket,
 } from './school.js';
@@ -246,6 +247,11 @@ export interface Endpoints {
     params: { account_id: Id; workflow_state?: SisImportState[]; created_since?: string };
     result: SisImport;
   };
+  'terms.list': {
+    params: { account_id: Id; workflow_state?: ('active' | 'deleted' | 'all')[]; include?: 'overrides'[] };
+    result: EnrollmentTerm;
+  };
+  'terms.get': { params: { account_id: Id; id: Id }; result: EnrollmentTerm };
   'sis.get': { params: { account_id: Id; id: Id }; result: SisImport };
   'sis.abort': { params: { account_id: Id; id: Id }; result: SisImport };
   // progress

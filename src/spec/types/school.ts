@@ -22,6 +22,23 @@ export interface Course extends ApiObject {
   integration_id?: string | null;
 }
 
+/** A root account's term (terms_api_controller.rb's EnrollmentTerm). */
+export interface EnrollmentTerm extends ApiObject {
+  id: number;
+  name: string;
+  start_at: string | null;
+  end_at: string | null;
+  created_at: string;
+  workflow_state: 'active' | 'deleted';
+  grading_period_group_id?: number | null;
+  /** Shown to those who may read SIS data. */
+  sis_term_id?: string | null;
+  /** Shown to those who may manage SIS data. */
+  sis_import_id?: number | null;
+  /** Dates overridden for one enrollment type, by type: the term's own answer always has it. */
+  overrides?: Record<string, { start_at: string | null; end_at: string | null }>;
+}
+
 /** `course[...]` of a create or an update; an update changes only what it names. */
 export interface CourseFields {
   name?: string;

@@ -1,5 +1,4 @@
-export const schema =
-  `
+export const schema = `
 -- SIS imports (Canvas's SisBatch): one upload of SIS CSVs, applied by the job runner of the serving
 -- process, created → importing → imported | imported_with_messages | failed_with_messages | aborted.
 CREATE TABLE sis_batches (
@@ -28,20 +27,6 @@ CREATE TABLE sis_batches (
 );
 CREATE INDEX sis_batches_account ON sis_batches(account_id, id);
 CREATE INDEX sis_batches_data_set ON sis_batches(account_id, diffing_data_set_identifier, id);
-
--- Enrollment terms of a root account, as terms.csv makes them.
-CREATE TABLE enrollment_terms (
-  id INTEGER PRIMARY KEY,
-  root_account_id INTEGER NOT NULL REFERENCES accounts(id),
-  name TEXT NOT NULL,
-  sis_term_id TEXT,
-  workflow_state TEXT NOT NULL DEFAULT 'active',
-  start_at TEXT,
-  end_at TEXT,
-  created_at TEXT NOT NULL
-);
-CREATE UNIQUE INDEX enrollment_terms_sis ON enrollment_terms(root_account_id, sis_term_id) WHERE sis_term_id IS NOT ` +
-  `NULL;
 
 -- What SIS imports made or last touched: batch mode deletes, within a term, what the batch no
 -- longer names. A course's row carries its term; a section's or enrollment's, its course.

@@ -193,7 +193,7 @@ export function coursesOfAccountTreeQuery(accountId: number, term?: string): Key
   };
 }
 
-// ---- terms: a root account's enrollment terms (the SIS area's table), what a course is in -----
+// ---- terms: a root account's enrollment terms, what a course is in ------------------------------
 
 export interface TermRow {
   id: number;
@@ -201,6 +201,9 @@ export interface TermRow {
   name: string;
   sis_term_id: string | null;
   workflow_state: string;
+  start_at: string | null;
+  end_at: string | null;
+  created_at: string;
 }
 
 /** The name of the term every root account has, which a course gets when it is given none. */
@@ -214,15 +217,37 @@ function termById(db: Db, rootId: number, id: number): TermRow | undefined {
   return one<TermRow>(db, `SELECT * FROM enrollment_terms WHERE root_account_id = ? AND id = ?`, rootId, id);
 }
 
-/** A live term of the root account, named as the API names one: by its id or as `sis_term_id:X`. */
-export function liveTerm(db: Db, rootId: number, ref: string): TermRow | undefined {
+/** A term of the root account, named as the API names one: by its id or as `sis_term_id:X`. */
+export function findTerm(db: Db, rootId: number, ref: string): TermRow | undefined {
   const id = numericId(ref);
-  const term = ref.startsWith('sis_term_id:')
+  return ref.startsWith('sis_term_id:')
     ? termBySis(db, rootId, ref.slice('sis_term_id:'.length))
     : id === undefined
       ? undefined
       : termById(db, rootId, id);
+}
+
+/** A live term of the root account, named as `findTerm` names one. */
+export function liveTerm(db: Db, rootId: number, ref: string): TermRow | undefined {
+  const term = findTerm(db, rootId, ref);
   return term && term.workflow_state !== 'deleted' ? term : undefined;
+}
+
+/**
+ * A root account's terms in Canvas's order, the latest start first (a term with no dates before
+ * any), then the latest end, then the oldest: keyed descending on the start, the end and the
+ * negated id. No state given is every state.
+ */
+export function termsOfRootQuery(rootId: number, states: readonly string[]): KeysetQuery {
+  const byState = states.length ? ` AND workflow_state IN (${states.map(() => '?').join(', ')})` : '';
+  return {
+    sql:
+      `SELECT *, coalesce(start_at, '~') AS start_key, coalesce(end_at, '~') AS end_key, -id AS id_key ` +
+      `FROM enrollment_terms WHERE root_account_id = ?${byState}`,
+    args: [rootId, ...states],
+    key: ['start_key', 'end_key', 'id_key'],
+    descending: true,
+  };
 }
 
 /**

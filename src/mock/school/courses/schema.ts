@@ -25,6 +25,20 @@ CREATE TABLE courses (
 CREATE UNIQUE INDEX courses_sis ON courses(root_account_id, sis_course_id) WHERE sis_course_id IS NOT NULL;
 CREATE UNIQUE INDEX courses_integration ON courses(root_account_id, integration_id) WHERE integration_id IS NOT NULL;
 CREATE INDEX courses_account ON courses(account_id, id);
+
+-- A root account's enrollment terms: its default term, and those terms.csv makes.
+CREATE TABLE enrollment_terms (
+  id INTEGER PRIMARY KEY,
+  root_account_id INTEGER NOT NULL REFERENCES accounts(id),
+  name TEXT NOT NULL,
+  sis_term_id TEXT,
+  workflow_state TEXT NOT NULL DEFAULT 'active',
+  start_at TEXT,
+  end_at TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX enrollment_terms_sis ON enrollment_terms(root_account_id, sis_term_id)
+  WHERE sis_term_id IS NOT NULL;
 ${searchIndex.schema}`;
 
 /**

@@ -1,0 +1,104 @@
+// A root account's enrollment terms in the mock (canvas-lms terms_api_controller.rb): listed the
+// latest start first with the undated ones before them, active ones unless asked, paged inside
+// {"enrollment_terms": […]}; one by id or sis_term_id:X in any state; only a root account has terms;
+// its admins (and those of accounts below it) and its teachers may read them, SIS ids only those
+// who may read SIS data.
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/client/client.js';
+import type { MockRuntime } from '../../src/mock/runtime.js';
+import { clientFor, collect, failure, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { value } from '../helpers/sql.js';
+
+let mock: MockRuntime;
+beforeEach(() => {
+  mock = freshMock();
+});
+
+const as = (token: string): ApiClient['ops'] => clientFor(mock, token, { perPage: 2 }).ops;
+const admin = () => as(TOKENS.admin);
+
+function addTerm(name: string, sis: string | null, start: string | null, end: string | null, state = 'active') {
+  mock.db
+    .prepare(
+      'INSERT INTO enrollment_terms (root_account_id, name, sis_term_id, workflow_state, start_at, end_at, ' +
+        "created_at) VALUES (1, ?, ?, ?, ?, ?, '2026-01-01T00:00:00Z')",
+    )
+    .run(name, sis, state, start, end);
+}
+
+describe("a root account's terms", () => {
+  it('are listed undated first, then the latest start, the latest end, the oldest; page by page', async () => {
+    addTerm('Spring 2026', '2026-SP', '2026-01-10T00:00:00Z', '2026-05-20T00:00:00Z');
+    addTerm('Summer 2026 long', '2026-SU2', '2026-06-01T00:00:00Z', '2026-08-30T00:00:00Z');
+    addTerm('Summer 2026', '2026-SU', '2026-06-01T00:00:00Z', '2026-07-30T00:00:00Z');
+    addTerm('Old', '2019-FA', '2019-08-01T00:00:00Z', '2019-12-20T00:00:00Z', 'deleted');
+    const terms = await collect(admin().terms.list({ account_id: 1 }));
+    expect(terms.map((t) => t.name)).toEqual([
+      'Default Term',
+      'Fall 2026',
+      'Summer 2026 long',
+      'Summer 2026',
+      'Spring 2026',
+    ]);
+    expect(terms[1]).toEqual({
+      id: expect.any(Number),
+      name: 'Fall 2026',
+      start_at: null,
+      end_at: null,
+      created_at: expect.any(String),
+      workflow_state: 'active',
+      grading_period_group_id: null,
+      sis_term_id: '2026-FA',
+    });
+    const deleted = await collect(admin().terms.list({ account_id: 1, workflow_state: ['deleted'] }));
+    expect(deleted.map((t) => [t.name, t.workflow_state])).toEqual([['Old', 'deleted']]);
+    expect(await collect(admin().terms.list({ account_id: 'self', workflow_state: ['all'] }))).toHaveLength(6);
+    const res = await mock.handler({
+      method: 'GET',
+      url: 'http://lms.mock/api/v1/accounts/1/terms?per_page=2&include[]=overrides',
+      headers: { authorization: `Bearer ${TOKENS.admin}`, 'user-agent': 'lms-test' },
+    });
+    const body = JSON.parse(res.body as string) as { enrollment_terms: { overrides?: unknown }[] };
+    expect(body.enrollment_terms).toHaveLength(2);
+    expect(body.enrollment_terms[0].overrides).toEqual({});
+    expect(String(res.headers.link)).toContain('rel="next"');
+  });
+
+  it('one is found by id or sis_term_id:X, a deleted one too, with its overrides; another is a 404', async () => {
+    addTerm('Old', '2019-FA', null, null, 'deleted');
+    const fall = await admin().terms.get({ account_id: 1, id: 'sis_term_id:2026-FA' });
+    expect(fall).toMatchObject({ name: 'Fall 2026', sis_term_id: '2026-FA', overrides: {} });
+    expect(await admin().terms.get({ account_id: 'self', id: String(fall.id) })).toEqual(fall);
+    expect(await admin().terms.get({ account_id: 1, id: 'sis_term_id:2019-FA' })).toMatchObject({
+      workflow_state: 'deleted',
+    });
+    for (const id of ['sis_term_id:1999-SP', '999', 'fall'])
+      expect(await statusOf(admin().terms.get({ account_id: 1, id }))).toBe(404);
+  });
+
+  it('belong to a root account only: a sub-account is a 400 saying so', async () => {
+    expect(await failure(collect(admin().terms.list({ account_id: 2 })))).toEqual({
+      status: 400,
+      body: { message: 'Terms only belong to root_accounts.' },
+    });
+    expect(await statusOf(admin().terms.get({ account_id: 2, id: 'sis_term_id:2026-FA' }))).toBe(400);
+    expect(await statusOf(admin().terms.get({ account_id: 999, id: '1' }))).toBe(404);
+  });
+
+  it('are read by admins and teachers of the root account, not students or observers', async () => {
+    for (const token of [TOKENS.helpdesk, TOKENS.teacher, TOKENS.ta, TOKENS.otherTeacher])
+      expect(await statusOf(collect(as(token).terms.list({ account_id: 1 }))), token).toBe('ok');
+    for (const token of [TOKENS.student, TOKENS.observer])
+      expect(await statusOf(collect(as(token).terms.list({ account_id: 1 }))), token).toBe(401);
+    // The helpdesk role reads no SIS data, nor does a teacher: the terms come without their SIS ids.
+    const seen = await collect(as(TOKENS.teacher).terms.list({ account_id: 1 }));
+    expect(seen.map((t) => t.name)).toContain('Fall 2026');
+    expect(seen.every((t) => !('sis_term_id' in t))).toBe(true);
+    expect(value(mock.db, `SELECT count(*) FROM enrollment_terms WHERE sis_term_id = '2026-FA'`)).toBe(1);
+  });
+
+  it('a workflow_state that is not one is a 400', async () => {
+    const res = await failure(collect(admin().terms.list({ account_id: 1, workflow_state: ['gone' as never] })));
+    expect(res.status).toBe(400);
+  });
+});

@@ -187,6 +187,8 @@ export async function exportCourse(input: ExportInput): Promise<CourseExport> {
     [COURSE.natural, COURSE.title],
   );
   course.account = await accountRef(client, found.account_id as number);
+  const term = await termRef(client, found);
+  if (term) course.term = term;
 
   // Every listing at once: the transport paces them. Sections are read for enrollments too (their SIS ids).
   const wanted = new Set<KindName>(include.filter((k) => k !== 'outcomes'));
@@ -266,6 +268,25 @@ async function accountRef(client: ApiClient, id: number): Promise<string> {
   } catch (e) {
     // A teacher may read a course without reading its account: the id still names it.
     if (e instanceof ApiError && (e.status === 401 || e.status === 403 || e.status === 404)) return String(id);
+    throw e;
+  }
+}
+
+/**
+ * The course's term by its SIS id, which names it on another instance too; a term with none (the
+ * default term a course is made in) or one the caller may not read is left out.
+ */
+async function termRef(client: ApiClient, found: ApiObject): Promise<string | undefined> {
+  if (typeof found.enrollment_term_id !== 'number') return undefined;
+  try {
+    const term = await client.ops.terms.get({
+      account_id: String(found.root_account_id ?? found.account_id),
+      id: String(found.enrollment_term_id),
+    });
+    return typeof term.sis_term_id === 'string' && term.sis_term_id ? `sis_term_id:${term.sis_term_id}` : undefined;
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 400 || e.status === 401 || e.status === 403 || e.status === 404))
+      return undefined;
     throw e;
   }
 }

@@ -258,6 +258,8 @@ interface ObjectSpec {
   together?: readonly string[];
   /** How its verbs name it, when not by its id. */
   arg?(id: number): string;
+  /** The object with its fields as the file names them, where the API shows them otherwise (a course's term). */
+  asNamed?(current: ApiObject): ApiObject;
 }
 
 /**
@@ -280,7 +282,7 @@ function sentTogether(spec: ObjectSpec, changes: Change[]): Change[] {
 
 /** The differences of an object from its spec; a reference to an object still to be made always differs. */
 function compareObject(spec: ObjectSpec, current: ApiObject): Change[] {
-  const changes = differences(spec.verbs, spec.one, spec.fields, current);
+  const changes = differences(spec.verbs, spec.one, spec.fields, spec.asNamed ? spec.asNamed(current) : current);
   for (const [field, slot, shown] of spec.refs ?? []) {
     if (slot.id !== undefined && Number(current[field]) === slot.id) continue;
     changes.push({ field, from: current[field] ?? null, to: shown, value: slot.id ?? null, applicable: true });
@@ -444,6 +446,22 @@ class Planner {
     }
   }
 
+  /**
+   * The term the file names for a course, among its root account's terms (the domain's, for a new
+   * course the file places in no account). One the instance does not have is a problem of the file.
+   */
+  private async term(c: DesiredCourse, home: ApiObject | undefined): Promise<ApiObject | undefined> {
+    const named = c.fields.term;
+    if (typeof named !== 'string') return undefined;
+    const root = home ? String(home.root_account_id ?? home.account_id ?? home.id) : 'self';
+    const term = await orUndefined(this.pc.client.ops.terms.get({ account_id: root, id: named }));
+    if (!term || term.workflow_state === 'deleted') {
+      this.problem(c.source, `term "${named}" not found`, c.lines.term);
+      return undefined;
+    }
+    return term;
+  }
+
   private async course(c: DesiredCourse, course: ApiObject | undefined): Promise<CoursePlan> {
     const { client, tree, invoke } = this.pc;
     const plan: CoursePlan = {
@@ -457,21 +475,31 @@ class Planner {
     };
     const slot = this.courseSlots.get(c.sis.toLowerCase())!;
     const ref = `sis_course_id:${c.sis}`;
+    let account: ApiObject | undefined;
+    if (!course && c.account !== undefined) {
+      account = await orUndefined(client.ops.accounts.get({ id: c.account }));
+      if (!account) this.problem(c.source, `account "${c.account}" not found`, c.lines.account);
+    }
+    const term = await this.term(c, course ?? account);
     const spec: ObjectSpec = {
       verbs: tree.course,
       one: 'course',
       fields: c.fields,
       options: { account: c.account },
       lookup: () => orUndefined(client.ops.courses.get({ id: ref })),
+      // The course shows its term as a number: the file's term is that term, however the file names it.
+      ...(term
+        ? {
+            asNamed: (o: ApiObject) => ({
+              ...o,
+              term: o.enrollment_term_id === term.id ? c.fields.term : (o.enrollment_term_id ?? null),
+            }),
+          }
+        : {}),
     };
     const needs = course ? [] : [slot];
-    let account: ApiObject | undefined;
     if (!course) {
       this.requireForCreate(tree.course.create!, c.fields, c.source, `course ${c.sis}`);
-      if (c.account !== undefined) {
-        account = await orUndefined(client.ops.accounts.get({ id: c.account }));
-        if (!account) this.problem(c.source, `account "${c.account}" not found`, c.lines.account);
-      }
       this.action(plan, {
         kind: 'course',
         op: 'create',

@@ -44,6 +44,7 @@ describe('fields, read off the verbs that write each kind', () => {
         start_at: 'time?',
         end_at: 'time?',
         time_zone: 'string',
+        term: 'string',
         integration_id: 'string',
         apply_assignment_group_weights: 'boolean',
       });

@@ -59,6 +59,7 @@ const ROUTES = [
   'users.get',
   'users.list',
   'accounts.get',
+  'terms.get',
   'courses.get',
   'courses.create',
   'sections.list',

@@ -32,8 +32,9 @@ const fieldFlags = {
   term: {
     long: 'term',
     value: 'term',
-    // No `field`: the course shows its term as enrollment_term_id, a number, not as the flag names it.
     description: "its term: an id or sis_term_id:X (default: the root account's default term)",
+    // The course shows it as enrollment_term_id, a number: lms apply reads the term it names (plan.ts).
+    field: { name: 'term' },
   },
   integrationId: {
     long: 'integration-id',

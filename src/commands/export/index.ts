@@ -18,6 +18,7 @@ const exportCourse = (model: CommandModel) =>
       'users.get',
       'courses.get',
       'accounts.get',
+      'terms.get',
       'sections.list',
       'enrollments.listCourse',
       'assignmentGroups.list',

@@ -165,6 +165,16 @@ const cli = await build({
   external: ['@napi-rs/keyring', '@photostructure/sqlite'],
   plugins: [lazyChildProcess, packageApart],
 });
+// One character past ASCII makes V8 hold the whole bundle as two-byte text, which every start then
+// reads and checks at twice the size; esbuild escapes strings and identifiers but not regular
+// expression literals, so a source writes those characters as \u escapes.
+const bundle = readFileSync(new URL('../dist/lms.cjs', import.meta.url), 'latin1');
+const wide = bundle.search(/[^\x00-\x7f]/);
+if (wide >= 0)
+  throw new Error(
+    `dist/lms.cjs is not ASCII at ${JSON.stringify(bundle.slice(Math.max(0, wide - 40), wide + 10))}: ` +
+      'write the character as a \\u escape in its source',
+  );
 const apart = await Promise.all(
   Object.values(packagesApart).map(({ file, source, entry }) =>
     build({

@@ -38,6 +38,7 @@ describe('slugs', () => {
     ['Café Résumé', 'cafe-resume'],
     ['100% + Bonus', '100-percent-plus-bonus'],
     ['Tess\u2019s notes!!', 'tesss-notes'],
+    ['£5 or €5 or ¥5 for Straße, Ærø at 20°', 'pounds-5-or-euros-5-or-yen-5-for-strasse-aero-at-20-degrees'],
     ['カタカナ ページ', 'カタカナ-ページ'],
   ])('%j → %j', (title, slug) => expect(slugOf(title)).toBe(slug));
 

@@ -1,6 +1,7 @@
 // A page's url slug made from its title as Canvas makes it (WikiPage.url_for, which reads the
 // stringex gem's `to_url`): a few symbols spelled out, accents dropped, lower case, every run of
 // anything but letters and digits one dash, none at either end. Katakana titles keep their script.
+// Characters past ASCII are written as escapes: the bundle stays ASCII (scripts/build.mjs).
 
 const SPELLED: readonly [RegExp, string][] = [
   [/&/g, ' and '],
@@ -9,10 +10,10 @@ const SPELLED: readonly [RegExp, string][] = [
   [/\+/g, ' plus '],
   [/=/g, ' equals '],
   [/\$/g, ' dollars '],
-  [/£/g, ' pounds '],
-  [/€/g, ' euros '],
-  [/¥/g, ' yen '],
-  [/°/g, ' degrees '],
+  [/\u00a3/g, ' pounds '], // £
+  [/\u20ac/g, ' euros '], // €
+  [/\u00a5/g, ' yen '], // ¥
+  [/\u00b0/g, ' degrees '], // °
 ];
 
 const KATAKANA = /\p{Script=Katakana}/u;
@@ -21,7 +22,7 @@ export function slugOf(title: string): string {
   let s = title.trim();
   if (!s) return '';
   // Apostrophes join their word ("Tess's notes" → "tesss-notes"), as to_url reads them.
-  s = s.replace(/['’]/g, '');
+  s = s.replace(/['\u2019]/g, ''); // ' and ’
   for (const [pattern, words] of SPELLED) s = s.replace(pattern, words);
   if (KATAKANA.test(s))
     return s
@@ -31,9 +32,9 @@ export function slugOf(title: string): string {
   return s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
-    .replace(/ß/g, 'ss')
-    .replace(/æ/gi, 'ae')
-    .replace(/ø/gi, 'o')
+    .replace(/\u00df/g, 'ss') // ß
+    .replace(/\u00e6/gi, 'ae') // æ
+    .replace(/\u00f8/gi, 'o') // ø
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');

@@ -80,6 +80,14 @@ export const contextFlags = {
   section: { long: 'section', value: 'id', ids: 'section', description: 'section id or sis_section_id:X' },
   group: { long: 'group', value: 'id', description: 'group id' },
   account: { long: 'account', value: 'id', ids: 'account', description: 'account id, sis_account_id:X or self' },
+  /** What only a root account has (terms, SIS imports): the domain's unless given. */
+  rootAccount: {
+    long: 'account',
+    value: 'id',
+    ids: 'account',
+    description: 'root account id, sis_account_id:X or self',
+    default: 'self',
+  },
   user: {
     long: 'user',
     value: 'id',

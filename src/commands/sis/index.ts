@@ -37,7 +37,7 @@ const COLUMNS = [
   'diffing_data_set_identifier',
 ];
 
-const account = { ...contextFlags.account, description: 'root account id, sis_account_id:X or self', default: 'self' };
+const account = contextFlags.rootAccount;
 
 interface CheckedFile {
   file: string;

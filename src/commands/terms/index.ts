@@ -3,7 +3,7 @@
 import { item, list, type Verbs } from '../../model/command.js';
 import { command, contextFlags } from '../../model/define.js';
 
-const account = { ...contextFlags.account, description: 'root account id, sis_account_id:X or self', default: 'self' };
+const account = contextFlags.rootAccount;
 
 const COLUMNS = ['id', 'name', 'sis_term_id', 'start_at', 'end_at', 'workflow_state'];
 

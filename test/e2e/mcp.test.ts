@@ -89,6 +89,7 @@ const ONE_READ_A_NOUN: Record<string, [string, Record<string, unknown>]> = {
   pages: ['pages_list', { course: 1 }],
   assignment: ['assignment_groups_list', { course: 1 }],
   sis: ['sis_list', { account: 1 }],
+  terms: ['terms_list', { account: 1 }],
   diff: ['diff', { file_text: 'courses:\n  - sis_course_id: BIO-101\n    name: Biology 101\n' }],
 };
 

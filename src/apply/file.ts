@@ -614,20 +614,44 @@ class FileReader {
               'file',
           });
       }
-      const earlier = new Set(modules.slice(0, i).map((o) => o.key));
-      for (const key of m.prerequisites ?? []) {
-        if (earlier.has(key)) continue;
-        const later = modules.some((o) => o.key === key);
+      const position = m.fields.position;
+      const atPosition =
+        typeof position === 'number' ? modules.slice(0, i).find((o) => o.fields.position === position) : undefined;
+      if (atPosition)
         this.problems.push({
           ...m.source,
-          line: m.lines.prerequisites ?? m.source.line,
-          message: later
-            ? `prerequisites "${key}" is a module after this one: a prerequisite comes before the module that needs it`
-            : `prerequisites "${key}" is not the key of a module of this course in the file`,
+          line: m.lines.position ?? m.source.line,
+          message:
+            `position ${position} is also module "${atPosition.key ?? atPosition.title}"'s: two modules ` +
+            'cannot hold one place',
         });
+      const earlier = new Map(modules.slice(0, i).map((o) => [o.key, o]));
+      for (const key of m.prerequisites ?? []) {
+        const before = earlier.get(key);
+        const message = before
+          ? placedAfter(before, position)
+          : modules.some((o) => o.key === key)
+            ? `prerequisites "${key}" is a module after this one: a prerequisite comes before the module that needs it`
+            : `prerequisites "${key}" is not the key of a module of this course in the file`;
+        if (message) this.problems.push({ ...m.source, line: m.lines.prerequisites ?? m.source.line, message });
       }
     }
   }
+}
+
+/**
+ * Why a prerequisite the file lists before a module would not come before it once both are placed:
+ * the API keeps only prerequisites placed before the module, and a module first has none.
+ */
+function placedAfter(prerequisite: Desired, position: Value | undefined): string | undefined {
+  if (typeof position !== 'number') return undefined;
+  const key = prerequisite.key ?? String(prerequisite.title);
+  if (position <= 1) return `prerequisites "${key}" cannot come before a module at position 1`;
+  const at = prerequisite.fields.position;
+  return typeof at === 'number' && at >= position
+    ? `prerequisites "${key}" is placed at position ${at}, not before this module's ${position}: a prerequisite ` +
+        'comes before the module that needs it'
+    : undefined;
 }
 
 /**

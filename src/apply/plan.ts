@@ -228,11 +228,13 @@ async function applyChanges(
   id: number,
   changes: Change[],
   invoke: Invoke,
-): Promise<void> {
+): Promise<ApiObject | undefined> {
   const values = Object.fromEntries(changes.filter((ch) => ch.applicable).map((ch) => [ch.field, sent(ch)]));
   const { calls, impossible } = updateCalls(spec.verbs, values);
   if (impossible.length) throw new FailureError(`no command can set ${impossible.join(', ')}`);
-  for (const call of calls) await invoke(call.verb, [argOf(spec, id)], call.values, spec.options);
+  let answer: ApiObject | undefined;
+  for (const call of calls) answer = await invoke(call.verb, [argOf(spec, id)], call.values, spec.options);
+  return answer;
 }
 
 /** How the verbs of a kind are told which object: its id, but for a page (pages.ts). */
@@ -340,7 +342,9 @@ function objectTask(
         );
       return id;
     },
-    update: (found, changes) => applyChanges(spec, found.id, sentTogether(spec, changes), invoke),
+    async update(found, changes) {
+      await applyChanges(spec, found.id, sentTogether(spec, changes), invoke);
+    },
   };
 }
 
@@ -1148,7 +1152,16 @@ class Planner {
       const set = changes.find((ch) => ch.field === 'prerequisites');
       if (set) {
         const field = { field: 'prerequisite_module_ids', from: null, to: set.value ?? [], applicable: true };
-        await applyChanges(spec, found.id, [field], invoke);
+        const answer = await applyChanges(spec, found.id, [field], invoke);
+        // The API keeps only modules placed before this one, and drops the rest without an error.
+        const kept = Array.isArray(answer?.prerequisite_module_ids) ? answer.prerequisite_module_ids.map(Number) : [];
+        const dropped = (wanted ?? []).filter((k) => !kept.includes(modules.get(k)?.id ?? Number.NaN));
+        if (answer && dropped.length)
+          throw new FailureError(
+            `the API did not keep prerequisite${dropped.length > 1 ? 's' : ''} ` +
+              `${dropped.map((k) => `"${k}"`).join(', ')}` +
+              ': a prerequisite must be placed before the module that needs it',
+          );
       }
       if (d.items && changes.some((ch) => ch.field === 'items' || ch.field.startsWith('items[')))
         await writeItems(client, ref, found.id, itemWrites(d.items, afterOwn(found.current), targets).ops, targets);

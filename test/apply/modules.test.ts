@@ -275,6 +275,48 @@ describe('pages and modules in lms apply', () => {
     expect(s.writes().length).toBe(before);
   });
 
+  const placing = (...modules: [key: string, position?: number, prerequisite?: string][]) =>
+    'courses:\n  - sis_course_id: GEO-1\n    name: Geology\n    account: sis_account_id:MSU\n    modules:\n' +
+    modules
+      .map(
+        ([key, position, pre]) =>
+          `      - { key: ${key}, name: "Module ${key}"${position ? `, position: ${position}` : ''}` +
+          `${pre ? `, prerequisites: [${pre}]` : ''} }\n`,
+      )
+      .join('');
+
+  it.each([
+    ['two modules at one place', placing(['a', 1], ['b', 1]), 'position 1 is also module "a"\'s'],
+    [
+      'a prerequisite placed after the module',
+      placing(['a', 3], ['b', 2, 'a']),
+      'prerequisites "a" is placed at position 3, not before this module\'s 2',
+    ],
+    ['a prerequisite of the first module', placing(['a'], ['b', 1, 'a']), 'cannot come before a module at position 1'],
+  ])('refuses %s before sending anything: the positions would fight on every run', async (_, file, message) => {
+    const s = counted();
+    const r = await s.run(['apply', '-f', s.file('c.yaml', file), '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toMatch(/c\.yaml:7 courses\[0\]\.modules\[1\]/);
+    expect(s.writes()).toEqual([]);
+  });
+
+  it('a prerequisite the API drops, placed after its module, is a failure, not a module made as asked', async () => {
+    const s = counted();
+    // Made in the file's order, b goes to place 2 before c: the API keeps no prerequisite after a module.
+    const path = s.file('c.yaml', placing(['a'], ['c'], ['b', 2, 'c']));
+    const r = await s.run(['apply', '-f', path, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('create module b: failed: the API did not keep prerequisite "c"');
+    const modules = await modulesOf(s, 'sis_course_id:GEO-1');
+    expect(modules.map((m) => [m.name, m.prerequisite_module_ids])).toEqual([
+      ['Module a', []],
+      ['Module b', []],
+      ['Module c', []],
+    ]);
+  });
+
   it('--prune deletes a module and a page the file dropped, but keeps the front page and says why', async () => {
     const s = counted();
     const path = s.file('c.yaml', FILE);

@@ -1441,9 +1441,25 @@ complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_sub
 complete -c lms -n '__fish_seen_subcommand_from submissions; and __fish_seen_subcommand_from submit' -l 'url' -x -d 'online_url: a web address (http:// assumed)'
 
 # lms terms
-complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from get help list ls' -a 'get' -d 'Show one term, by id or sis_term_id:X, with its date overrides'
-complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from get help list ls' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from get help list ls' -a 'list' -d 'A root account\'s terms, the latest start first'
+complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'create' -d 'Make a term in a root account'
+complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'delete' -d 'Delete a term (refused for the default term and while a course is in it)'
+complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'get' -d 'Show one term, by id or sis_term_id:X, with its date overrides'
+complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'list' -d 'A root account\'s terms, the latest start first'
+complete -c lms -n '__fish_seen_subcommand_from terms; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'update' -d 'Change a term\'s name, dates, SIS id or the dates of one enrollment type'
+
+# lms terms create flags
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from create' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from create' -l 'dates' -x -d 'dates of the term for one enrollment type (student, teacher, ta, designer) in place of its own; either end may be left empty (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from create' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from create' -l 'end-at' -x -d 'end date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from create' -l 'name' -x -d 'term name'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from create' -l 'sis-id' -x -d 'SIS id, as courses and SIS files name the term (set only by those who manage SIS data; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from create' -l 'start-at' -x -d 'start date (ISO 8601; "" clears it)'
+
+# lms terms delete flags
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from delete' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms terms get flags
 complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from get' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
@@ -1451,6 +1467,15 @@ complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcomman
 # lms terms list flags
 complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
 complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from list ls' -l 'state' -x -a 'active deleted all' -d 'only terms in this state (default active)'
+
+# lms terms update flags
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from update' -l 'account' -x -a '(__lms_ids)' -d 'root account id, sis_account_id:X or self'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from update' -l 'dates' -x -d 'dates of the term for one enrollment type (student, teacher, ta, designer) in place of its own; either end may be left empty (repeatable)'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from update' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from update' -l 'end-at' -x -d 'end date (ISO 8601; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from update' -l 'name' -x -d 'term name'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from update' -l 'sis-id' -x -d 'SIS id, as courses and SIS files name the term (set only by those who manage SIS data; "" clears it)'
+complete -c lms -n '__fish_seen_subcommand_from terms; and __fish_seen_subcommand_from update' -l 'start-at' -x -d 'start date (ISO 8601; "" clears it)'
 
 # lms todo
 complete -c lms -n '__fish_seen_subcommand_from todo; and not __fish_seen_subcommand_from help ignore list ls' -a 'help' -d 'display help for command'

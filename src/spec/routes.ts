@@ -313,14 +313,18 @@ const supportingTable = {
     get: ['GET /api/v1/accounts/:account_id/sis_imports/:id', { resource: 'SIS import' }],
     abort: ['PUT /api/v1/accounts/:account_id/sis_imports/:id/abort', { resource: 'SIS import' }],
   },
-  // A root account's enrollment terms (terms_api_controller.rb): what a course is in, which an admin
-  // or a teacher there may read; the list is wrapped as {"enrollment_terms": […]}.
+  // A root account's enrollment terms (terms_api_controller.rb, terms_controller.rb): what a course is
+  // in, which an admin or a teacher there may read and its admins change; the list is wrapped as
+  // {"enrollment_terms": […]}.
   terms: {
     list: [
       'GET /api/v1/accounts/:account_id/terms',
       { paginated: true, resource: 'account', itemsKey: 'enrollment_terms' },
     ],
     get: ['GET /api/v1/accounts/:account_id/terms/:id', { resource: 'term' }],
+    create: ['POST /api/v1/accounts/:account_id/terms', { resource: 'account' }],
+    update: ['PUT /api/v1/accounts/:account_id/terms/:id', { resource: 'term' }],
+    delete: ['DELETE /api/v1/accounts/:account_id/terms/:id', { resource: 'term' }],
   },
   oauth: {
     authorize: ['GET /login/oauth2/auth', { client: false }],

@@ -483,6 +483,18 @@ export const ROUTE_ROWS: Record<string, Row> = {
   /** SIS imports: the root account's admins only (import 1 is the seeded, finished one). */
   'terms.list': { path: '/api/v1/accounts/1/terms', allow: TERM_READERS },
   'terms.get': { path: '/api/v1/accounts/1/terms/sis_term_id:2026-FA', allow: TERM_READERS },
+  'terms.create': {
+    path: '/api/v1/accounts/1/terms',
+    body: { enrollment_term: { name: 'Spring 2027', sis_term_id: '2027-SP' } },
+    allow: ROOT_ADMIN,
+  },
+  'terms.update': {
+    path: '/api/v1/accounts/1/terms/sis_term_id:2026-FA',
+    body: { enrollment_term: { name: 'Fall 2026 (renamed)' } },
+    allow: ROOT_ADMIN,
+  },
+  // Fall 2026 has no course in it in the seeded school, so its admin may delete it.
+  'terms.delete': { path: '/api/v1/accounts/1/terms/sis_term_id:2026-FA', allow: ROOT_ADMIN },
   'sis.create': { path: '/api/v1/accounts/1/sis_imports', allow: ROOT_ADMIN },
   'sis.list': { path: '/api/v1/accounts/1/sis_imports', allow: ROOT_ADMIN },
   'sis.get': { path: '/api/v1/accounts/1/sis_imports/1', allow: ROOT_ADMIN },

@@ -98,6 +98,24 @@ describe('SIS imports', () => {
     ]);
   });
 
+  it('keeps a term with courses in it that terms.csv deletes, as a warning, and deletes an empty one', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    await finished(mock, admin, (await importFiles(admin, strToU8(COURSES), 'courses.csv')).id);
+    const terms =
+      'term_id,name,status,start_date,end_date\n2026-FA,Fall 2026,deleted,,\n2027-SP,Spring 2027,active,,\n';
+    await finished(mock, admin, (await importFiles(admin, strToU8(terms), 'terms.csv')).id);
+    const empty =
+      'term_id,name,status,start_date,end_date\n2026-FA,Fall 2026,deleted,,\n2027-SP,Spring 2027,deleted,,\n';
+    const done = await finished(mock, admin, (await importFiles(admin, strToU8(empty), 'terms.csv')).id);
+    expect(done.processing_warnings).toEqual([
+      ['terms.csv', 'row 2: term 2026-FA: Cannot delete a term with active courses'],
+    ]);
+    const left = await collect(admin.ops.terms.list({ account_id: 1, workflow_state: ['all'] }));
+    expect(left.map((t) => [t.sis_term_id, t.workflow_state])).toContainEqual(['2026-FA', 'active']);
+    expect(left.map((t) => [t.sis_term_id, t.workflow_state])).toContainEqual(['2027-SP', 'deleted']);
+  });
+
   it('names a file it cannot read as a processing error, and fails when nothing could be imported', async () => {
     const mock = freshMock();
     const admin = clientFor(mock, TOKENS.admin);

@@ -2,7 +2,8 @@
 // latest start first with the undated ones before them, active ones unless asked, paged inside
 // {"enrollment_terms": […]}; one by id or sis_term_id:X in any state; only a root account has terms;
 // its admins (and those of accounts below it) and its teachers may read them, SIS ids only those
-// who may read SIS data.
+// who may read SIS data; its admins make, change and delete them as terms_controller.rb does (dates
+// checked, per-type dates kept, the default term and a term with courses never deleted).
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
@@ -100,5 +101,131 @@ describe("a root account's terms", () => {
   it('a workflow_state that is not one is a 400', async () => {
     const res = await failure(collect(admin().terms.list({ account_id: 1, workflow_state: ['gone' as never] })));
     expect(res.status).toBe(400);
+  });
+});
+
+describe("a root account's terms, changed by its admins", () => {
+  const spring = {
+    name: 'Spring 2027',
+    start_at: '2027-01-11T00:00:00Z',
+    end_at: '2027-05-21T00:00:00Z',
+    sis_term_id: '2027-SP',
+    overrides: { TeacherEnrollment: { start_at: '2027-01-04T00:00:00Z', end_at: '2027-06-04T00:00:00Z' } },
+  };
+
+  it('are made with their dates, SIS id and per-type dates, and read back as made', async () => {
+    const made = await admin().terms.create({ account_id: 1, enrollment_term: spring });
+    expect(made).toMatchObject({
+      name: 'Spring 2027',
+      start_at: '2027-01-11T00:00:00.000Z',
+      end_at: '2027-05-21T00:00:00.000Z',
+      workflow_state: 'active',
+      sis_term_id: '2027-SP',
+      overrides: { TeacherEnrollment: { start_at: '2027-01-04T00:00:00.000Z', end_at: '2027-06-04T00:00:00.000Z' } },
+    });
+    expect(await admin().terms.get({ account_id: 1, id: 'sis_term_id:2027-SP' })).toEqual(made);
+  });
+
+  it('are changed only in what an update names; a per-type date is set, others kept', async () => {
+    const made = await admin().terms.create({ account_id: 1, enrollment_term: spring });
+    const changed = await admin().terms.update({
+      account_id: 1,
+      id: 'sis_term_id:2027-SP',
+      // Rails's classify reads student_enrollment as StudentEnrollment.
+      enrollment_term: {
+        end_at: '2027-05-28T00:00:00Z',
+        overrides: { student_enrollment: { end_at: '2027-05-30T00:00:00Z' } },
+      } as never,
+    });
+    expect(changed).toMatchObject({
+      id: made.id,
+      name: 'Spring 2027',
+      start_at: made.start_at,
+      end_at: '2027-05-28T00:00:00.000Z',
+    });
+    expect(changed.overrides).toEqual({
+      StudentEnrollment: { start_at: null, end_at: '2027-05-30T00:00:00.000Z' },
+      TeacherEnrollment: {
+        start_at: '2027-01-04T00:00:00.000Z',
+        end_at: '2027-06-04T00:00:00.000Z',
+      },
+    });
+  });
+
+  it.each([
+    [
+      'an end before the start',
+      { end_at: '2026-01-01T00:00:00Z' },
+      { base: [{ message: 'End dates cannot be before start dates' }] },
+    ],
+    [
+      'a per-type end before its start',
+      { overrides: { StudentEnrollment: { start_at: '2027-02-01T00:00:00Z', end_at: '2027-01-01T00:00:00Z' } } },
+      { base: [{ message: 'End dates cannot be before start dates' }] },
+    ],
+    [
+      'an enrollment type that is none',
+      { overrides: { ObserverEnrollment: { start_at: '2027-02-01T00:00:00Z' } } },
+      undefined,
+    ],
+    [
+      'a SIS id another term has',
+      { sis_term_id: '2026-FA' },
+      { sis_source_id: [{ message: 'SIS ID "2026-FA" is already in use' }] },
+    ],
+  ])('refuse %s with a 400, and nothing changes', async (_, fields, errors) => {
+    const made = await admin().terms.create({ account_id: 1, enrollment_term: spring });
+    const res = await failure(
+      admin().terms.update({ account_id: 1, id: String(made.id), enrollment_term: fields as never }),
+    );
+    expect(res.status).toBe(400);
+    if (errors) expect(res.body).toMatchObject({ errors });
+    else expect(res.body).toEqual({ message: 'Invalid enrollment type in overrides' });
+    expect(await admin().terms.get({ account_id: 1, id: String(made.id) })).toEqual(made);
+  });
+
+  it('without enrollment_term is a 400, and a deleted or missing term is a 404 to change', async () => {
+    const res = await failure(admin().terms.create({ account_id: 1 } as never));
+    expect(res.status).toBe(400);
+    const made = await admin().terms.create({ account_id: 1, enrollment_term: spring });
+    await admin().terms.delete({ account_id: 1, id: String(made.id) });
+    for (const id of [String(made.id), '999'])
+      expect(await statusOf(admin().terms.update({ account_id: 1, id, enrollment_term: { name: 'x' } }))).toBe(404);
+  });
+
+  it('take a SIS id only from those who manage SIS data', async () => {
+    // The helpdesk role, given the root account's settings but not its SIS data.
+    mock.db.prepare('UPDATE roles SET permissions = ? WHERE id = 7').run(JSON.stringify(['manage_account_settings']));
+    const made = await as(TOKENS.helpdesk).terms.create({ account_id: 1, enrollment_term: spring });
+    expect(made.name).toBe('Spring 2027');
+    expect(value(mock.db, 'SELECT sis_term_id FROM enrollment_terms WHERE id = ?', made.id)).toBeNull();
+  });
+
+  it("are changed by the root account's admins only", async () => {
+    for (const token of [TOKENS.helpdesk, TOKENS.teacher, 'x~mock-subadmin', TOKENS.student])
+      expect(await statusOf(as(token).terms.create({ account_id: 1, enrollment_term: spring })), token).toBe(401);
+    expect(await statusOf(admin().terms.create({ account_id: 2, enrollment_term: spring }))).toBe(400);
+    expect(value(mock.db, `SELECT count(*) FROM enrollment_terms WHERE name = 'Spring 2027'`)).toBe(0);
+  });
+
+  it('are deleted unless the default term or a course is in it, as Canvas refuses', async () => {
+    const fall = await admin().terms.get({ account_id: 1, id: 'sis_term_id:2026-FA' });
+    const defaultTerm = (await collect(admin().terms.list({ account_id: 1 }))).find((t) => t.name === 'Default Term')!;
+    expect(await failure(admin().terms.delete({ account_id: 1, id: String(defaultTerm.id) }))).toMatchObject({
+      status: 400,
+      body: { errors: { workflow_state: [{ message: 'Cannot delete the default term' }] } },
+    });
+    await admin().courses.update({ id: '1', course: { term_id: 'sis_term_id:2026-FA' } });
+    expect(await failure(admin().terms.delete({ account_id: 1, id: String(fall.id) }))).toMatchObject({
+      status: 400,
+      body: { errors: { workflow_state: [{ message: 'Cannot delete a term with active courses' }] } },
+    });
+    await admin().courses.update({ id: '1', course: { term_id: String(defaultTerm.id) } });
+    expect(await admin().terms.delete({ account_id: 1, id: 'sis_term_id:2026-FA' })).toMatchObject({
+      id: fall.id,
+      workflow_state: 'deleted',
+    });
+    const live = await collect(admin().terms.list({ account_id: 1 }));
+    expect(live.map((t) => t.name)).toEqual(['Default Term']);
   });
 });

@@ -10,6 +10,7 @@ import { activeCourseRoles, isInCourse } from '../school/enrollments/repo.js';
 
 export const PERMISSIONS = [
   // accounts
+  'manage_account_settings',
   'manage_account_memberships',
   'manage_user_logins',
   'manage_sis',

@@ -65,6 +65,7 @@ import type {
   CourseFields,
   EnrollmentTerm,
   Group,
+  TermFields,
   UploadTicket,
 } from './school.js';
 import type { Recipient, SearchRecipientsParams } from './search.js';
@@ -252,6 +253,12 @@ export interface Endpoints {
     result: EnrollmentTerm;
   };
   'terms.get': { params: { account_id: Id; id: Id }; result: EnrollmentTerm };
+  'terms.create': { params: { account_id: Id; enrollment_term: TermFields }; result: EnrollmentTerm };
+  'terms.update': {
+    params: { account_id: Id; id: Id; enrollment_term: TermFields; override_sis_stickiness?: boolean };
+    result: EnrollmentTerm;
+  };
+  'terms.delete': { params: { account_id: Id; id: Id }; result: EnrollmentTerm };
   'sis.get': { params: { account_id: Id; id: Id }; result: SisImport };
   'sis.abort': { params: { account_id: Id; id: Id }; result: SisImport };
   // progress

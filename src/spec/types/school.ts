@@ -39,6 +39,19 @@ export interface EnrollmentTerm extends ApiObject {
   overrides?: Record<string, { start_at: string | null; end_at: string | null }>;
 }
 
+/** The enrollment types a term may give dates of their own. */
+export type TermOverrideType = 'StudentEnrollment' | 'TeacherEnrollment' | 'TaEnrollment' | 'DesignerEnrollment';
+
+/** `enrollment_term[...]` of a create or an update; an update changes only what it names. */
+export interface TermFields {
+  name?: string;
+  start_at?: string;
+  end_at?: string;
+  /** Needs the right to manage SIS data; "" clears it. */
+  sis_term_id?: string;
+  overrides?: Partial<Record<TermOverrideType, { start_at?: string; end_at?: string }>>;
+}
+
 /** `course[...]` of a create or an update; an update changes only what it names. */
 export interface CourseFields {
   name?: string;

@@ -11,6 +11,7 @@ import {
   courses,
   createCourse,
   termBySis,
+  termUndeletable,
   updateCourse,
 } from '../../school/courses/repo.js';
 import {
@@ -99,6 +100,9 @@ function applyAccount(c: ApplyContext, v: Record<string, string>): Outcome {
 }
 
 function applyTerm(c: ApplyContext, v: Record<string, string>): Outcome {
+  const existing = termBySis(c.db, c.root, v.term_id);
+  const why = existing && v.status.toLowerCase() === 'deleted' ? termUndeletable(c.db, existing) : undefined;
+  if (why) warn(`term ${v.term_id}: ${why}`);
   return upsertTerm(c.db, {
     root: c.root,
     sis: v.term_id,

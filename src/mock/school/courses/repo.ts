@@ -4,7 +4,7 @@ import { accountById } from '../accounts/repo.js';
 import { numericId, type Findable } from '../../db/find.js';
 import type { KeysetQuery } from '../../kit.js';
 import type { Db } from '../../db/open.js';
-import { insert, one, run } from '../../db/statements.js';
+import { all, insert, one, run } from '../../db/statements.js';
 
 export interface CourseRow {
   id: number;
@@ -255,14 +255,8 @@ export function termsOfRootQuery(rootId: number, states: readonly string[]): Key
  * Canvas's Account#default_enrollment_term does.
  */
 function defaultTermOf(db: Db, rootId: number, now: string): number {
-  const found = one<{ id: number }>(
-    db,
-    `SELECT id FROM enrollment_terms WHERE root_account_id = ? AND name = ? AND workflow_state = 'active' ` +
-      'ORDER BY id LIMIT 1',
-    rootId,
-    DEFAULT_TERM_NAME,
-  );
-  if (found) return found.id;
+  const found = defaultTermId(db, rootId);
+  if (found !== undefined) return found;
   return insert(
     db,
     `INSERT INTO enrollment_terms (root_account_id, name, workflow_state, created_at) VALUES (?, ?, 'active', ?)`,
@@ -270,4 +264,89 @@ function defaultTermOf(db: Db, rootId: number, now: string): number {
     DEFAULT_TERM_NAME,
     now,
   );
+}
+
+/** The id of the root account's default term, when it has one yet (`defaultTermOf`). */
+function defaultTermId(db: Db, rootId: number): number | undefined {
+  return one<{ id: number }>(
+    db,
+    `SELECT id FROM enrollment_terms WHERE root_account_id = ? AND name = ? AND workflow_state = 'active' ` +
+      'ORDER BY id LIMIT 1',
+    rootId,
+    DEFAULT_TERM_NAME,
+  )?.id;
+}
+
+/**
+ * Why a term may not be deleted, as Canvas's EnrollmentTerm#check_if_deletable says: it is the
+ * default term, or a course not deleted is in it.
+ */
+export function termUndeletable(db: Db, term: TermRow): string | undefined {
+  if (defaultTermId(db, term.root_account_id) === term.id) return 'Cannot delete the default term';
+  const course = one(
+    db,
+    `SELECT 1 FROM courses WHERE enrollment_term_id = ? AND workflow_state <> 'deleted' LIMIT 1`,
+    term.id,
+  );
+  return course ? 'Cannot delete a term with active courses' : undefined;
+}
+
+/** What a term's create or update sets: only what it names. */
+export interface TermChange {
+  name?: string;
+  sis_term_id?: string | null;
+  start_at?: string | null;
+  end_at?: string | null;
+  workflow_state?: 'active' | 'deleted';
+}
+
+export function createTerm(db: Db, rootId: number, t: TermChange, now: string): number {
+  return insert(
+    db,
+    'INSERT INTO enrollment_terms (root_account_id, name, sis_term_id, workflow_state, start_at, end_at, created_at) ' +
+      "VALUES (?, ?, ?, 'active', ?, ?, ?)",
+    rootId,
+    t.name ?? '',
+    t.sis_term_id ?? null,
+    t.start_at ?? null,
+    t.end_at ?? null,
+    now,
+  );
+}
+
+export function updateTerm(db: Db, id: number, t: TermChange): void {
+  const set = Object.entries(t).filter(([, v]) => v !== undefined);
+  if (!set.length) return;
+  run(
+    db,
+    `UPDATE enrollment_terms SET ${set.map(([k]) => `${k} = ?`).join(', ')} WHERE id = ?`,
+    ...set.map(([, v]) => v),
+    id,
+  );
+}
+
+export type TermOverrides = Record<string, { start_at: string | null; end_at: string | null }>;
+
+export function termOverrides(db: Db, termId: number): TermOverrides {
+  const rows = all<{ enrollment_type: string; start_at: string | null; end_at: string | null }>(
+    db,
+    'SELECT enrollment_type, start_at, end_at FROM enrollment_term_overrides WHERE term_id = ? ORDER BY ' +
+      'enrollment_type',
+    termId,
+  );
+  return Object.fromEntries(rows.map((r) => [r.enrollment_type, { start_at: r.start_at, end_at: r.end_at }]));
+}
+
+/** Sets the dates of each enrollment type named, as Canvas's EnrollmentTerm#set_overrides does. */
+export function setTermOverrides(db: Db, termId: number, overrides: TermOverrides): void {
+  for (const [type, dates] of Object.entries(overrides))
+    run(
+      db,
+      'INSERT INTO enrollment_term_overrides (term_id, enrollment_type, start_at, end_at) VALUES (?, ?, ?, ?) ' +
+        'ON CONFLICT (term_id, enrollment_type) DO UPDATE SET start_at = excluded.start_at, end_at = excluded.end_at',
+      termId,
+      type,
+      dates.start_at,
+      dates.end_at,
+    );
 }

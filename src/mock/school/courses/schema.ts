@@ -39,6 +39,14 @@ CREATE TABLE enrollment_terms (
 );
 CREATE UNIQUE INDEX enrollment_terms_sis ON enrollment_terms(root_account_id, sis_term_id)
   WHERE sis_term_id IS NOT NULL;
+-- The dates a term gives one enrollment type in place of its own (Canvas's enrollment_dates_overrides).
+CREATE TABLE enrollment_term_overrides (
+  term_id INTEGER NOT NULL REFERENCES enrollment_terms(id),
+  enrollment_type TEXT NOT NULL,
+  start_at TEXT,
+  end_at TEXT,
+  PRIMARY KEY (term_id, enrollment_type)
+);
 ${searchIndex.schema}`;
 
 /**

@@ -96,7 +96,11 @@ export function resilient(inner: Transport, options: ResilienceOptions): Transpo
       if (attempt === 1) {
         started = now();
         deadline = callMs === undefined ? undefined : Math.min(started + callMs, given.deadline ?? Infinity);
-        if (deadline !== undefined) req = { ...given, deadline };
+        // Copied with its accessors: a spread would work out the lazy traceUrl of every request.
+        if (deadline !== undefined) {
+          req = Object.defineProperties({}, Object.getOwnPropertyDescriptors(given)) as ApiRequest;
+          req.deadline = deadline;
+        }
       }
       let res: ApiResponse;
       try {

@@ -168,6 +168,7 @@ describe("a root account's terms, changed by its admins", () => {
       { overrides: { ObserverEnrollment: { start_at: '2027-02-01T00:00:00Z' } } },
       undefined,
     ],
+    ['a name over 255 characters', { name: 'x'.repeat(256) }, { name: [{ type: 'too_long' }] }],
     [
       'a SIS id another term has',
       { sis_term_id: '2026-FA' },

@@ -186,6 +186,33 @@ describe('one deadline a call (callDeadlineMs)', () => {
     expect(t.calls.map((c) => c.deadline)).toEqual([t.started + 2000, t.started + 2000]);
   });
 
+  it('passes on what the URL shows in traces unread: a request that goes through masks nothing', async () => {
+    const t = timed([200], 2000);
+    let read = 0;
+    const req = Object.defineProperty(
+      { method: 'GET', url: 'https://lms.example.edu/api/v1/x', headers: {} },
+      'traceUrl',
+      {
+        get: () => {
+          read++;
+          return 'https://lms.example.edu/[REDACTED]';
+        },
+        enumerable: true,
+      },
+    ) as ApiRequest;
+    const wrapped = resilient(
+      async (r: ApiRequest) => {
+        t.calls.push(r);
+        return { status: 200, body: '{}', headers: {} };
+      },
+      { limiter: new RateLimiter({ maxConcurrency: 1 }), callDeadlineMs: () => 2000 },
+    );
+    await wrapped(req);
+    expect(read).toBe(0);
+    expect(t.calls[0]!.deadline).toBeGreaterThan(0);
+    expect(t.calls[0]!.traceUrl).toBe('https://lms.example.edu/[REDACTED]');
+  });
+
   it('a silent instance is tried once: its try ends at the deadline, and the error says what was tried', async () => {
     const t = timed([silent(), 200], 2000, 2000);
     const error = (await t.send().catch((e: unknown) => e)) as NetworkError;

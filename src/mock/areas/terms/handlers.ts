@@ -20,6 +20,7 @@ import {
   type MockCtx,
 } from '../../kit.js';
 import { isPlainObject } from '../../decode.js';
+import { checkText, text } from '../../fields.js';
 import { allows, permit } from '../access.js';
 import { findAccount, type AccountRow } from '../lookup.js';
 import {
@@ -83,6 +84,7 @@ const getTerm: Handler = (ctx) => {
   return termJson(ctx, root, term, true);
 };
 
+const NAME = text();
 const ENROLLMENT_TYPES = ['StudentEnrollment', 'TeacherEnrollment', 'TaEnrollment', 'DesignerEnrollment'];
 
 /** `student_enrollment` or `StudentEnrollment`, as Rails's classify reads either. */
@@ -107,7 +109,7 @@ function termChange(
     overrides[name] = { start_at: timestamp(d, 'start_at') ?? null, end_at: timestamp(d, 'end_at') ?? null };
   }
   const change: TermChange = {};
-  const name = str(p, 'name');
+  const name = checkText(NAME, str(p, 'name'), undefined, 'name');
   if (name !== undefined) change.name = name;
   for (const field of ['start_at', 'end_at'] as const)
     if (str(p, field) !== undefined) change[field] = timestamp(p, field) ?? null;

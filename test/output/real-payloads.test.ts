@@ -223,13 +223,15 @@ const DERIVED: [string, (key: string, v: unknown) => unknown][] = [
   ['every string but the identifiers null', (k, v) => (!isIdentifierColumn(k) && typeof v === 'string' ? null : v)],
 ];
 
+const DERIVED_PREFIX = 'derived from ';
+
 function variants(op: string): Payload[] {
   const payloads = corpus.get(op);
   if (!payloads?.length) throw new Error(`no payload in test/fixtures/real for ${op}: a read command needs one`);
   const first = payloads.find((p) => !p.edge)!;
   const derived = DERIVED.map(
     ([name, change]): Payload => ({
-      name: `derived from "${first.name}": ${name}`,
+      name: `${DERIVED_PREFIX}"${first.name}": ${name}`,
       source: first.source,
       edge: true,
       ...(first.pages
@@ -386,6 +388,9 @@ describe.each(READS)('lms $line', (read) => {
       ['-o yaml', ['-o', 'yaml'], {}],
       ['--jq', ['-o', 'json', '--jq', '.'], {}],
     ] as const) {
+      // jq reads the JSON lms prints, whatever command printed it: it is run on the corpus's own
+      // payloads, not again on each derived one (every run starts jq in a worker of its own).
+      if (format === '--jq' && payload.name.startsWith(DERIVED_PREFIX)) continue;
       const r = await runOn(read, payload, [...extra], io);
       clean(r, what(format), read.refuses);
       const parse = readBack[format];

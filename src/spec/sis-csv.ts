@@ -164,13 +164,25 @@ export function sisHeaderProblems(kind: SisKind, header: readonly string[]): str
   ];
 }
 
+/** The enrollment types a term may give dates of their own. */
+export const TERM_OVERRIDE_TYPES: readonly string[] = [
+  'StudentEnrollment',
+  'TeacherEnrollment',
+  'TaEnrollment',
+  'DesignerEnrollment',
+];
+
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** What is wrong with one row by itself (references to other rows are the importer's to check). */
 export function sisRowProblems(kind: SisKind, values: Readonly<Record<string, string>>): string[] {
   const spec = SIS_FILES[kind];
   const problems: string[] = [];
-  for (const c of spec.required) if (!values[c]) problems.push(`${c} is empty`);
+  // A term's row of dates for one enrollment type names nothing else of the term (sis_csv.md).
+  const override = kind === 'term' ? values.date_override_enrollment_type : undefined;
+  for (const c of spec.required) if (!values[c] && !(override && c === 'name')) problems.push(`${c} is empty`);
+  if (override && !TERM_OVERRIDE_TYPES.includes(override))
+    problems.push(`date_override_enrollment_type "${override}" is not one of ${TERM_OVERRIDE_TYPES.join(', ')}`);
   for (const g of spec.anyOf ?? []) if (!g.some((c) => values[c])) problems.push(`give ${g.join(' or ')}`);
   const status = values.status?.toLowerCase();
   if (status && !spec.statuses.includes(status))
@@ -196,7 +208,7 @@ export function sisRowKey(kind: SisKind, v: Readonly<Record<string, string>>): s
     case 'account':
       return v.account_id ?? '';
     case 'term':
-      return v.term_id ?? '';
+      return v.date_override_enrollment_type ? `${v.term_id}|${v.date_override_enrollment_type}` : (v.term_id ?? '');
     case 'course':
       return v.course_id ?? '';
     case 'section':

@@ -89,6 +89,19 @@ describe('lms sis import', () => {
     expect(r.stderr).toContain('notes.csv:1: not a SIS import file');
     expect(r.stderr).toContain('users.csv:3: login_id is empty');
     expect(r.stderr).toContain('users.csv:3: status "retired" is not one of active, suspended, deleted');
+    const override = await lms.run([
+      'sis',
+      'import',
+      file(
+        'terms.csv',
+        'term_id,name,status,date_override_enrollment_type\nT1,,active,Student\nT1,,active,TaEnrollment\n',
+      ),
+    ]);
+    expect(override.exitCode).toBe(2);
+    expect(override.stderr).toContain(
+      'terms.csv:2: date_override_enrollment_type "Student" is not one of StudentEnrollment, TeacherEnrollment',
+    );
+    expect(override.stderr).not.toContain('terms.csv:3');
     expect(writes).toEqual([]);
     const dry = await lms.run(['sis', 'import', file('ok.csv', USERS), '--dry-run', '-o', 'json']);
     expect(dry.exitCode, dry.stderr).toBe(0);

@@ -116,6 +116,33 @@ describe('SIS imports', () => {
     expect(left.map((t) => [t.sis_term_id, t.workflow_state])).toContainEqual(['2027-SP', 'deleted']);
   });
 
+  // As canvas-lms spec/lib/sis/csv/term_importer_spec.rb sets and removes an override.
+  it(
+    "sets a term's dates for one enrollment type from a " + 'date_override_enrollment_type row, and removes them',
+    async () => {
+      const mock = freshMock();
+      const admin = clientFor(mock, TOKENS.admin);
+      const header = 'term_id,name,status,start_date,end_date,date_override_enrollment_type\n';
+      const set =
+        header +
+        'T001,Winter11,active,2011-01-05T00:00:00Z,2011-04-14T00:00:00Z,\n' +
+        'T001,Winter11,active,2012-01-05T00:00:00Z,2012-04-14T00:00:00Z,StudentEnrollment\n' +
+        'T404,,active,2012-01-05T00:00:00Z,,TeacherEnrollment\n';
+      const done = await finished(mock, admin, (await importFiles(admin, strToU8(set), 'terms.csv')).id);
+      expect(done.processing_warnings).toEqual([['terms.csv', 'row 4: Cannot set date override on non-existent term']]);
+      const term = await admin.ops.terms.get({ account_id: 1, id: 'sis_term_id:T001' });
+      expect(term).toMatchObject({
+        start_at: '2011-01-05T00:00:00Z',
+        end_at: '2011-04-14T00:00:00Z',
+        overrides: { StudentEnrollment: { start_at: '2012-01-05T00:00:00Z', end_at: '2012-04-14T00:00:00Z' } },
+      });
+      const removed = `${header}T001,,deleted,,,StudentEnrollment\n`;
+      await finished(mock, admin, (await importFiles(admin, strToU8(removed), 'terms.csv')).id);
+      const after = await admin.ops.terms.get({ account_id: 1, id: 'sis_term_id:T001' });
+      expect(after).toMatchObject({ workflow_state: 'active', overrides: {} });
+    },
+  );
+
   it('names a file it cannot read as a processing error, and fails when nothing could be imported', async () => {
     const mock = freshMock();
     const admin = clientFor(mock, TOKENS.admin);

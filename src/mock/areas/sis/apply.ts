@@ -10,6 +10,8 @@ import {
   courseIdTaken,
   courses,
   createCourse,
+  deleteTermOverride,
+  setTermOverrides,
   termBySis,
   termUndeletable,
   updateCourse,
@@ -101,6 +103,16 @@ function applyAccount(c: ApplyContext, v: Record<string, string>): Outcome {
 
 function applyTerm(c: ApplyContext, v: Record<string, string>): Outcome {
   const existing = termBySis(c.db, c.root, v.term_id);
+  const type = v.date_override_enrollment_type;
+  if (type) {
+    if (!existing) return warn('Cannot set date override on non-existent term');
+    if (v.status.toLowerCase() === 'deleted') deleteTermOverride(c.db, existing.id, type);
+    else {
+      const dates = { start_at: orNull(v.start_date), end_at: orNull(v.end_date) };
+      setTermOverrides(c.db, existing.id, { [type]: dates });
+    }
+    return 'updated';
+  }
   const why = existing && v.status.toLowerCase() === 'deleted' ? termUndeletable(c.db, existing) : undefined;
   if (why) warn(`term ${v.term_id}: ${why}`);
   return upsertTerm(c.db, {

@@ -19,6 +19,7 @@ import {
   type Handler,
   type MockCtx,
 } from '../../kit.js';
+import { TERM_OVERRIDE_TYPES } from '../../../spec/sis-csv.js';
 import { isPlainObject } from '../../decode.js';
 import { checkText, text } from '../../fields.js';
 import { allows, permit } from '../access.js';
@@ -85,7 +86,6 @@ const getTerm: Handler = (ctx) => {
 };
 
 const NAME = text();
-const ENROLLMENT_TYPES = ['StudentEnrollment', 'TeacherEnrollment', 'TaEnrollment', 'DesignerEnrollment'];
 
 /** `student_enrollment` or `StudentEnrollment`, as Rails's classify reads either. */
 const classified = (type: string) =>
@@ -104,7 +104,7 @@ function termChange(
   const overrides: TermOverrides = {};
   for (const [type, dates] of Object.entries(given)) {
     const name = classified(type);
-    if (!ENROLLMENT_TYPES.includes(name)) throw rejected('Invalid enrollment type in overrides');
+    if (!TERM_OVERRIDE_TYPES.includes(name)) throw rejected('Invalid enrollment type in overrides');
     const d = isPlainObject(dates) ? dates : {};
     overrides[name] = { start_at: timestamp(d, 'start_at') ?? null, end_at: timestamp(d, 'end_at') ?? null };
   }

@@ -350,3 +350,7 @@ export function setTermOverrides(db: Db, termId: number, overrides: TermOverride
       dates.end_at,
     );
 }
+
+export function deleteTermOverride(db: Db, termId: number, type: string): void {
+  run(db, 'DELETE FROM enrollment_term_overrides WHERE term_id = ? AND enrollment_type = ?', termId, type);
+}

@@ -132,9 +132,9 @@ describe('SIS imports', () => {
       expect(done.processing_warnings).toEqual([['terms.csv', 'row 4: Cannot set date override on non-existent term']]);
       const term = await admin.ops.terms.get({ account_id: 1, id: 'sis_term_id:T001' });
       expect(term).toMatchObject({
-        start_at: '2011-01-05T00:00:00Z',
-        end_at: '2011-04-14T00:00:00Z',
-        overrides: { StudentEnrollment: { start_at: '2012-01-05T00:00:00Z', end_at: '2012-04-14T00:00:00Z' } },
+        start_at: '2011-01-05T00:00:00.000Z',
+        end_at: '2011-04-14T00:00:00.000Z',
+        overrides: { StudentEnrollment: { start_at: '2012-01-05T00:00:00.000Z', end_at: '2012-04-14T00:00:00.000Z' } },
       });
       const removed = `${header}T001,,deleted,,,StudentEnrollment\n`;
       await finished(mock, admin, (await importFiles(admin, strToU8(removed), 'terms.csv')).id);

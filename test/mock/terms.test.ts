@@ -98,9 +98,10 @@ describe("a root account's terms", () => {
     expect(value(mock.db, `SELECT count(*) FROM enrollment_terms WHERE sis_term_id = '2026-FA'`)).toBe(1);
   });
 
-  it('a workflow_state that is not one is a 400', async () => {
-    const res = await failure(collect(admin().terms.list({ account_id: 1, workflow_state: ['gone' as never] })));
-    expect(res.status).toBe(400);
+  it('leave out a workflow_state that is not one, as Canvas does: the active ones', async () => {
+    addTerm('Old', '2019-FA', null, null, 'deleted');
+    const listed = await collect(admin().terms.list({ account_id: 1, workflow_state: ['gone' as never] }));
+    expect(listed.map((t) => t.name)).toEqual(['Default Term', 'Fall 2026']);
   });
 });
 
@@ -137,6 +138,13 @@ describe("a root account's terms, changed by its admins", () => {
         overrides: { student_enrollment: { end_at: '2027-05-30T00:00:00Z' } },
       } as never,
     });
+    // The start and the end one request gives are compared as times, whatever their zones.
+    const zoned = await admin().terms.update({
+      account_id: 1,
+      id: String(made.id),
+      enrollment_term: { start_at: '2027-01-02T01:00:00+09:00', end_at: '2027-01-01T20:00:00Z' },
+    });
+    expect(zoned).toMatchObject({ start_at: '2027-01-01T16:00:00.000Z', end_at: '2027-01-01T20:00:00.000Z' });
     expect(changed).toMatchObject({
       id: made.id,
       name: 'Spring 2027',
@@ -155,7 +163,7 @@ describe("a root account's terms, changed by its admins", () => {
   it.each([
     [
       'an end before the start',
-      { end_at: '2026-01-01T00:00:00Z' },
+      { start_at: '2027-02-01T00:00:00Z', end_at: '2027-01-01T00:00:00Z' },
       { base: [{ message: 'End dates cannot be before start dates' }] },
     ],
     [
@@ -228,5 +236,8 @@ describe("a root account's terms, changed by its admins", () => {
     });
     const live = await collect(admin().terms.list({ account_id: 1 }));
     expect(live.map((t) => t.name)).toEqual(['Default Term']);
+    // Canvas's default_term? is any term of that name, not only the first.
+    const another = await admin().terms.create({ account_id: 1, enrollment_term: { name: 'Default Term' } });
+    expect(await statusOf(admin().terms.delete({ account_id: 1, id: String(another.id) }))).toBe(400);
   });
 });

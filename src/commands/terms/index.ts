@@ -102,8 +102,9 @@ function overridesOf(given: readonly string[]): TermFields['overrides'] {
         hint: `TYPE is one of ${Object.keys(OVERRIDE_TYPES).join(', ')}; e.g. --dates student=2027-01-10..2027-05-20`,
       });
     for (const date of [start, end])
-      if (date && Number.isNaN(Date.parse(date)))
+      if (date && !(/^\d{4}-\d{2}-\d{2}/.test(date) && !Number.isNaN(Date.parse(date))))
         throw new UsageError(`--dates "${text}": "${date}" is not an ISO 8601 date`);
+    if (!start && !end) throw new UsageError(`--dates "${text}" gives neither a start nor an end`);
     overrides[type] = { ...(start ? { start_at: start } : {}), ...(end ? { end_at: end } : {}) };
   }
   return given.length ? overrides : undefined;

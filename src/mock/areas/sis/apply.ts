@@ -65,6 +65,8 @@ const warn = (message: string): never => {
 };
 
 const orNull = (v: string | undefined) => (v ? v : null);
+/** A date of a row (sis_csv.md's ISO 8601, checked with the file), as the API gives times back. */
+const timeOrNull = (v: string | undefined) => (v ? new Date(Date.parse(v)).toISOString() : null);
 
 function found<T>(db: Db, spec: Parameters<typeof lookup<T>>[1], form: string, sis: string): T | undefined {
   const r = lookup(db, spec, `${form}:${sis}`, { withDeleted: true });
@@ -108,7 +110,7 @@ function applyTerm(c: ApplyContext, v: Record<string, string>): Outcome {
     if (!existing) return warn('Cannot set date override on non-existent term');
     if (v.status.toLowerCase() === 'deleted') deleteTermOverride(c.db, existing.id, type);
     else {
-      const dates = { start_at: orNull(v.start_date), end_at: orNull(v.end_date) };
+      const dates = { start_at: timeOrNull(v.start_date), end_at: timeOrNull(v.end_date) };
       setTermOverrides(c.db, existing.id, { [type]: dates });
     }
     return 'updated';
@@ -120,8 +122,8 @@ function applyTerm(c: ApplyContext, v: Record<string, string>): Outcome {
     sis: v.term_id,
     name: v.name,
     state: v.status.toLowerCase() === 'deleted' ? 'deleted' : 'active',
-    startAt: orNull(v.start_date),
-    endAt: orNull(v.end_date),
+    startAt: timeOrNull(v.start_date),
+    endAt: timeOrNull(v.end_date),
     now: c.now,
   });
 }
@@ -176,8 +178,8 @@ function applyCourse(c: ApplyContext, v: Record<string, string>): Outcome {
       code: v.short_name,
       sis: v.course_id,
       state: COURSE_STATE[status] ?? 'unpublished',
-      startAt: orNull(v.start_date),
-      endAt: orNull(v.end_date),
+      startAt: timeOrNull(v.start_date),
+      endAt: timeOrNull(v.end_date),
       term: term?.id,
       integrationId: orNull(v.integration_id),
       now: c.now,
@@ -219,8 +221,8 @@ function applySection(c: ApplyContext, v: Record<string, string>): Outcome {
       root: c.root,
       name: v.name,
       sis: v.section_id,
-      startAt: orNull(v.start_date),
-      endAt: orNull(v.end_date),
+      startAt: timeOrNull(v.start_date),
+      endAt: timeOrNull(v.end_date),
       now: c.now,
     });
     outcome = 'created';

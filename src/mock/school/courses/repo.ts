@@ -282,7 +282,8 @@ function defaultTermId(db: Db, rootId: number): number | undefined {
  * default term, or a course not deleted is in it.
  */
 export function termUndeletable(db: Db, term: TermRow): string | undefined {
-  if (defaultTermId(db, term.root_account_id) === term.id) return 'Cannot delete the default term';
+  // Canvas's default_term? is any term of that name.
+  if (term.name === DEFAULT_TERM_NAME) return 'Cannot delete the default term';
   const course = one(
     db,
     `SELECT 1 FROM courses WHERE enrollment_term_id = ? AND workflow_state <> 'deleted' LIMIT 1`,

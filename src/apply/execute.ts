@@ -64,6 +64,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     },
   };
 
+  let modules: Action[] = [];
   for (let step = 0; step < STEPS.length; step++) {
     const ready: Action[] = [];
     for (const a of actions.filter((x) => x.step === step)) {
@@ -91,25 +92,30 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
       update: true,
       onRow: (r) => finish(rows[r.line - 1].action, r, settle),
     });
-    if (step === STEPS.indexOf('modules')) await placeModules(ready, task, options);
+    if (step === STEPS.indexOf('modules')) modules = ready;
   }
+  // Once the removals are made too: a module deleted before another moves it up.
+  if (modules.length) await placeModules(modules, task, options);
 }
 
 /**
  * A module placed further than the modules made so far lands at the end and the ones made after it
- * go below it: once all are made, each module the file places is moved again where it is not yet.
+ * go below it: once all are made (and removed), each module the file places is moved again where it
+ * is not yet, the first places first. A move can take a module away from a prerequisite, which the
+ * API then no longer keeps: each module that names some is read again, and fails if it lost one.
  */
 async function placeModules(
   ready: Action[],
   task: BulkTask<ActionRow, ApiObject>,
   options: ExecuteOptions,
 ): Promise<void> {
-  const placed = ready.filter(
-    (a) =>
-      a.status === 'done' && (a.fields?.position !== undefined || a.changes?.some((ch) => ch.field === 'position')),
-  );
+  const positionOf = (a: Action) => Number(a.fields?.position ?? a.changes?.find((ch) => ch.field === 'position')?.to);
+  const placed = ready
+    .filter((a) => a.status === 'done' && !Number.isNaN(positionOf(a)))
+    .sort((a, b) => positionOf(a) - positionOf(b));
   if (!placed.length) return;
   const onlyPosition = (changes: Change[]) => changes.filter((ch) => ch.field === 'position');
+  let moved = false;
   const rows = placed.map((action, i) => ({ line: i + 1, key: `${action.id} position`, action }));
   await runRows(
     rows,
@@ -128,6 +134,7 @@ async function placeModules(
       update: true,
       // Made but not where the file places it: the change is not complete (it was counted once already).
       onRow: (r) => {
+        if (r.status === 'updated') moved = true;
         if (r.status !== 'failed') return;
         const { action } = rows[r.line - 1];
         action.status = 'failed';
@@ -135,6 +142,18 @@ async function placeModules(
       },
     },
   );
+  if (!moved) return;
+  for (const action of ready.filter((a) => a.status === 'done')) {
+    const found = await action.task!.find(true);
+    const lost = found ? action.task!.compare(found.current).find((ch) => ch.field === 'prerequisites') : undefined;
+    if (!lost) continue;
+    const had = Array.isArray(lost.from) ? lost.from : [];
+    const gone = (Array.isArray(lost.to) ? lost.to : []).filter((k) => !had.includes(k));
+    action.status = 'failed';
+    action.error =
+      `placed where the file says, it comes before ${gone.map((k) => `prerequisite "${String(k)}"`).join(', ')}, ` +
+      'which the API then no longer keeps: a prerequisite must be placed before the module that needs it';
+  }
 }
 
 function cannot(changes: Change[]): string {

@@ -213,10 +213,21 @@ function differences(verbs: KindVerbs, one: string, wanted: Record<string, Value
   return changes;
 }
 
-/** A module's fields with its position no further than the last of `count` modules. */
-function placed(fields: Record<string, Value>, count: number): Record<string, Value> {
-  const { position } = fields;
-  return typeof position === 'number' && position > count ? { ...fields, position: Math.max(count, 1) } : fields;
+/**
+ * Where the modules a file places end up among `count`: each at its position, but those asked to go
+ * past the end take the last places, in the order of their positions (then the file's), as the API
+ * puts each at the end in turn. Distinct positions (the file is checked for that) stay distinct.
+ */
+export function finalPlaces(positions: (number | undefined)[], count: number): (number | undefined)[] {
+  const placed = positions.flatMap((p, i) => (p === undefined ? [] : [{ p, i }]));
+  placed.sort((a, b) => a.p - b.p || a.i - b.i);
+  const out: (number | undefined)[] = positions.map(() => undefined);
+  let last = Math.max(count, placed.length) + 1;
+  for (let k = placed.length - 1; k >= 0; k--) {
+    last = Math.min(placed[k].p, last - 1);
+    out[placed[k].i] = Math.max(last, 1);
+  }
+  return out;
 }
 
 /** What a change sends: its value when it has one (a reference's id), else what the file says. */
@@ -1020,8 +1031,14 @@ class Planner {
     claimed.set(kindName, taken);
     // The API puts a module asked to go past the end at the end: a position is compared as it will be.
     const modulesAfter = this.pc.prune ? desired.length : listed.length + desired.filter((d) => !matched.has(d)).length;
+    const places = finalPlaces(
+      desired.map((d) =>
+        kindName === 'modules' && typeof d.fields.position === 'number' ? d.fields.position : undefined,
+      ),
+      modulesAfter,
+    );
     const mine = new Map<string, Slot>();
-    for (const d of desired) {
+    for (const [index, d] of desired.entries()) {
       const o = matched.get(d);
       const slot: Slot = { id: o?.id as number | undefined, label: `${kind.one} ${d.key ?? d.title}` };
       if (d.key !== undefined) mine.set(d.key, slot);
@@ -1053,7 +1070,7 @@ class Planner {
       const spec: ObjectSpec = {
         verbs,
         one: kind.one,
-        fields: kindName === 'modules' ? placed(d.fields, modulesAfter) : d.fields,
+        fields: places[index] === undefined ? d.fields : { ...d.fields, position: places[index]! },
         refs,
         options: { course: ref },
         lookup,
@@ -1155,7 +1172,14 @@ class Planner {
         const answer = await applyChanges(spec, found.id, [field], invoke);
         // The API keeps only modules placed before this one, and drops the rest without an error.
         const kept = Array.isArray(answer?.prerequisite_module_ids) ? answer.prerequisite_module_ids.map(Number) : [];
-        const dropped = (wanted ?? []).filter((k) => !kept.includes(modules.get(k)?.id ?? Number.NaN));
+        const unmade = (wanted ?? []).filter((k) => modules.get(k)?.id === undefined);
+        if (unmade.length)
+          throw new FailureError(
+            `${unmade.map((k) => `module ${k}`).join(', ')}, named in prerequisites, ` +
+              `${unmade.length > 1 ? 'were' : 'was'} ` +
+              'not created',
+          );
+        const dropped = (wanted ?? []).filter((k) => !kept.includes(modules.get(k)!.id!));
         if (answer && dropped.length)
           throw new FailureError(
             `the API did not keep prerequisite${dropped.length > 1 ? 's' : ''} ` +

@@ -317,6 +317,57 @@ describe('pages and modules in lms apply', () => {
     ]);
   });
 
+  it('modules placed past the end take the last places in order, keep their prerequisites, and settle', async () => {
+    const s = counted();
+    const path = s.file('c.yaml', placing(['a', 5], ['b', 6, 'a']));
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    const [a, b] = await modulesOf(s, 'sis_course_id:GEO-1');
+    expect([a.name, a.position, b.name, b.position]).toEqual(['Module a', 1, 'Module b', 2]);
+    expect(b.prerequisite_module_ids).toEqual([a.id]);
+    const before = s.writes().length;
+    const again = await s.run(['apply', '-f', path, '--yes']);
+    expect(JSON.parse(again.stdout).changes, again.stdout).toBe(false);
+    expect(s.writes().length).toBe(before);
+  });
+
+  it('places modules after --prune removes others, so one run puts each where the file says', async () => {
+    const s = counted();
+    expect((await s.run(['apply', '-f', s.file('a.yaml', placing(['x'], ['y'])), '--yes'])).exitCode).toBe(0);
+    const path = s.file('c.yaml', placing(['a', 2], ['b']));
+    expect((await s.run(['apply', '-f', path, '--prune', '--yes'])).exitCode).toBe(0);
+    expect((await modulesOf(s, 'sis_course_id:GEO-1')).map((m) => [m.name, m.position])).toEqual([
+      ['Module b', 1],
+      ['Module a', 2],
+    ]);
+    const before = s.writes().length;
+    const again = await s.run(['apply', '-f', path, '--prune', '--yes']);
+    expect(JSON.parse(again.stdout).changes, again.stdout).toBe(false);
+    expect(s.writes().length).toBe(before);
+  });
+
+  it(
+    'a module whose prerequisite its placing moves after it ' +
+      'fails, and so does one whose prerequisite was not made',
+    async () => {
+      const s = counted();
+      const moved = await s.run([
+        'apply',
+        '-f',
+        s.file('c.yaml', placing(['a', 3], ['b', undefined, 'a'], ['c'])),
+        '--yes',
+      ]);
+      expect(moved.exitCode).toBe(1);
+      expect(moved.stderr).toContain(
+        'create module b: failed: placed where the file says, it comes before prerequisite "a"',
+      );
+      const t = counted();
+      const long = placing(['a'], ['b', undefined, 'a']).replace('"Module a"', `"${'x'.repeat(300)}"`);
+      const unmade = await t.run(['apply', '-f', t.file('c.yaml', long), '--yes']);
+      expect(unmade.exitCode).toBe(1);
+      expect(unmade.stderr).toContain('create module b: failed: module a, named in prerequisites, was not created');
+    },
+  );
+
   it('--prune deletes a module and a page the file dropped, but keeps the front page and says why', async () => {
     const s = counted();
     const path = s.file('c.yaml', FILE);

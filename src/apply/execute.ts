@@ -94,8 +94,14 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     });
     if (step === STEPS.indexOf('modules')) modules = ready;
   }
-  // Once the removals are made too: a module deleted before another moves it up.
-  if (modules.length) await placeModules(modules, task, options);
+  // Once the removals are made too: a module deleted before another moves it up. The modules of a
+  // course the file places that already stood there are placed again when others of it changed.
+  const changed = new Set(actions.filter((a) => a.kind === 'module' && a.status === 'done').map((a) => a.course));
+  const standing = plan.courses.filter((c) => changed.has(c.sis)).flatMap((c) => c.placed);
+  for (const a of standing) a.status = 'done';
+  if (modules.length || standing.length) await placeModules([...modules, ...standing], task, options);
+  // One that could not be put back is a change of this run that failed, and is said as one.
+  for (const c of plan.courses) c.actions.push(...c.placed.filter((a) => a.status === 'failed'));
 }
 
 /**

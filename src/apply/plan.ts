@@ -122,6 +122,11 @@ export interface CoursePlan {
   unchanged: Partial<Record<'course' | KindName, number>>;
   /** Objects --prune leaves because no command can remove them. */
   kept: { kind: KindName; count: number; why: string }[];
+  /**
+   * Modules the file places that already stand there: not changes of the plan, but moved back by
+   * the run if the modules it makes or removes move them (execute.ts's placeModules).
+   */
+  placed: Action[];
   /** Titles the instance gives two or more objects of a kind, one of which the file's object was matched to. */
   ambiguous: Ambiguous[];
 }
@@ -486,6 +491,7 @@ class Planner {
       actions: [],
       unchanged: {},
       kept: [],
+      placed: [],
       ambiguous: [],
     };
     const slot = this.courseSlots.get(c.sis.toLowerCase())!;
@@ -1120,7 +1126,23 @@ class Planner {
           needs: [...needs, ...refNeeds, ...(modules?.needs ?? [])],
           task: planned,
         });
-      else this.unchanged(plan, kindName);
+      else {
+        this.unchanged(plan, kindName);
+        if (places[index] !== undefined)
+          plan.placed.push({
+            id: `${plan.sis}|${kind.one}|${label}|place|${this.serial++}`,
+            course: plan.sis,
+            kind: kind.one,
+            op: 'update',
+            key: label,
+            source: d.source,
+            target: o.id as number,
+            changes: [{ field: 'position', from: o.position ?? null, to: places[index]!, applicable: true }],
+            step,
+            needs: [],
+            task: planned,
+          });
+      }
     }
     return mine;
   }

@@ -345,6 +345,24 @@ describe('pages and modules in lms apply', () => {
     expect(s.writes().length).toBe(before);
   });
 
+  it('puts back a module the file places that a new module moved down, in the same run', async () => {
+    const s = counted();
+    expect((await s.run(['apply', '-f', s.file('a.yaml', placing(['a'], ['b', 2])), '--yes'])).exitCode).toBe(0);
+    const path = s.file('c.yaml', placing(['a'], ['b', 2], ['c', 1]));
+    const plan = await s.run(['diff', '-f', path, '-o', 'json']);
+    expect(JSON.parse(plan.stdout).summary).toMatchObject({ create: 1 });
+    expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
+    expect((await modulesOf(s, 'sis_course_id:GEO-1')).map((m) => [m.name, m.position])).toEqual([
+      ['Module c', 1],
+      ['Module b', 2],
+      ['Module a', 3],
+    ]);
+    const before = s.writes().length;
+    const again = await s.run(['apply', '-f', path, '--yes']);
+    expect(JSON.parse(again.stdout).changes, again.stdout).toBe(false);
+    expect(s.writes().length).toBe(before);
+  });
+
   it(
     'a module whose prerequisite its placing moves after it ' +
       'fails, and so does one whose prerequisite was not made',

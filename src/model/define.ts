@@ -98,6 +98,22 @@ export const contextFlags = {
 } as const satisfies Record<string, Flag>;
 
 export type ContextName = keyof typeof contextFlags;
+
+/** The start and end dates of what has them and may lose them (a section, a term). */
+export const clearableDates = {
+  startAt: {
+    long: 'start-at',
+    value: 'date',
+    description: 'start date (ISO 8601; "" clears it)',
+    field: { name: 'start_at', type: 'time', clears: true },
+  },
+  endAt: {
+    long: 'end-at',
+    value: 'date',
+    description: 'end date (ISO 8601; "" clears it)',
+    field: { name: 'end_at', type: 'time', clears: true },
+  },
+} as const satisfies Record<string, Flag>;
 export type ChosenContext<N extends ContextName> = {
   [K in N]: { type: K; id: K extends 'global' ? undefined : string };
 }[N];

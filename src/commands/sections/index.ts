@@ -1,6 +1,6 @@
 // `lms sections`: a course's sections, and moving a section into another course (cross-listing).
 import { item, list, type Verbs } from '../../model/command.js';
-import { command } from '../../model/define.js';
+import { clearableDates, command } from '../../model/define.js';
 import type { SectionFields } from '../../spec/types/roster.js';
 import { UsageError } from '../../errors.js';
 import { importSections } from './import.js';
@@ -15,18 +15,7 @@ const fieldFlags = {
     description: 'SIS id (applied only for callers who manage SIS data; "" clears it)',
     field: { name: 'sis_section_id', clears: true },
   },
-  startAt: {
-    long: 'start-at',
-    value: 'date',
-    description: 'start date (ISO 8601; "" clears it)',
-    field: { name: 'start_at', type: 'time', clears: true },
-  },
-  endAt: {
-    long: 'end-at',
-    value: 'date',
-    description: 'end date (ISO 8601; "" clears it)',
-    field: { name: 'end_at', type: 'time', clears: true },
-  },
+  ...clearableDates,
 } as const;
 
 function sectionFields(opts: { name?: string; sisId?: string; startAt?: string; endAt?: string }): SectionFields {

@@ -1,7 +1,7 @@
 // `lms terms`: a root account's enrollment terms, the term a course, a courses.csv or an SIS
 // import names by its SIS id; made, changed and deleted by the root account's admins.
 import { item, list, type Verbs } from '../../model/command.js';
-import { command, contextFlags } from '../../model/define.js';
+import { clearableDates, command, contextFlags } from '../../model/define.js';
 import type { TermFields, TermOverrideType } from '../../spec/types/school.js';
 import { UsageError } from '../../errors.js';
 
@@ -54,18 +54,7 @@ const getTerm = command({
 
 const fieldFlags = {
   name: { long: 'name', value: 'name', description: 'term name', field: { name: 'name' } },
-  startAt: {
-    long: 'start-at',
-    value: 'date',
-    description: 'start date (ISO 8601; "" clears it)',
-    field: { name: 'start_at', type: 'time', clears: true },
-  },
-  endAt: {
-    long: 'end-at',
-    value: 'date',
-    description: 'end date (ISO 8601; "" clears it)',
-    field: { name: 'end_at', type: 'time', clears: true },
-  },
+  ...clearableDates,
   sisId: {
     long: 'sis-id',
     value: 'id',

@@ -70,7 +70,10 @@ describe('lms terms against lms mock serve', () => {
     );
     expect(moved.exitCode, moved.stderr).toBe(0);
     expect(json(moved)).toMatchObject({ id: term.id, end_at: '2027-05-28T00:00:00.000Z' });
-    const backwards = await spawnLms(['terms', 'update', String(term.id), '--end-at', '2026-01-01T00:00:00Z'], remote);
+    const backwards = await spawnLms(
+      ['terms', 'update', String(term.id), '--start-at', '2027-02-01T00:00:00Z', '--end-at', '2026-01-01T00:00:00Z'],
+      remote,
+    );
     expect(backwards.exitCode).toBe(5);
     expect(backwards.stderr).toContain('End dates cannot be before start dates');
 

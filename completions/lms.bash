@@ -528,6 +528,7 @@ _lms_value_flag() {
     'courses list:--account'|'courses list '*':--account') _lms_words='@ids'; return 0 ;;
     'courses list:--enrollment-type'|'courses list '*':--enrollment-type') _lms_words='teacher student ta observer designer'; return 0 ;;
     'courses list:--search'|'courses list '*':--search') _lms_words=''; return 0 ;;
+    'courses list:--term'|'courses list '*':--term') _lms_words=''; return 0 ;;
     'courses update:--course-code'|'courses update '*':--course-code') _lms_words=''; return 0 ;;
     'courses update:--end-at'|'courses update '*':--end-at') _lms_words=''; return 0 ;;
     'courses update:--integration-id'|'courses update '*':--integration-id') _lms_words=''; return 0 ;;
@@ -1409,7 +1410,7 @@ _lms_flags() {
     'courses get') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'courses help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'courses import') _lms_words='--account --all --as-user --concurrency --delimiter --dry-run --failed-out --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --restart --skip-invalid --timeout --update --verbose -v --version -V --yes -y' ;;
-    'courses list') _lms_words='--account --all --as-user --enrollment-type --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --search --timeout --verbose -v --version -V --yes -y' ;;
+    'courses list') _lms_words='--account --all --as-user --enrollment-type --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --search --term --timeout --verbose -v --version -V --yes -y' ;;
     'courses update') _lms_words='--all --as-user --course-code --dry-run --end-at --fields --help -h --insecure --integration-id --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --publish --raw --sis-course-id --start-at --term --time-zone --timeout --unpublish --unweighted --verbose -v --version -V --weighted --yes -y' ;;
     'diff') _lms_words='--all --as-user --concurrency --exit-code --fields --file -f --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --prune --raw --timeout --verbose -v --version -V --yes -y' ;;
     'doctor') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;

@@ -575,6 +575,7 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'list the account\'s courses (admins), sub-accounts included'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'enrollment-type' -x -a 'teacher student ta observer designer' -d 'your courses where you are this'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'search' -x -d 'with --account: partial name, code or SIS id'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from list ls' -l 'term' -x -d 'with --account: only the courses in this term (id or sis_term_id:X)'
 
 # lms courses update arguments
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -x -a '(__lms_ids)'

@@ -44,3 +44,17 @@ describe('lms terms create and update', () => {
     expect(nothing.stderr).toContain('nothing to change');
   });
 });
+
+describe('lms courses list --term', () => {
+  it('lists the courses of one term, and needs --account', async () => {
+    const lms = session();
+    const fall = await lms.run(['courses', 'list', '--account', '1', '--term', 'sis_term_id:2026-FA', '-o', 'json']);
+    expect(fall.exitCode, fall.stderr).toBe(0);
+    expect(JSON.parse(fall.stdout)).toEqual([]);
+    const all = await lms.run(['courses', 'list', '--account', '1', '-o', 'json']);
+    expect(JSON.parse(all.stdout).length).toBeGreaterThan(0);
+    const alone = await lms.run(['courses', 'list', '--term', 'sis_term_id:2026-FA']);
+    expect(alone.exitCode).toBe(2);
+    expect(alone.stderr).toContain('--term works with --account');
+  });
+});

@@ -63,6 +63,11 @@ describe('lms terms against lms mock serve', () => {
       await spawnLms(['courses', 'get', 'sis_course_id:SP-AST', '-o', 'json'], remote),
     );
     expect(course.enrollment_term_id).toBe(term.id);
+    const inTerm = await spawnLms(
+      ['courses', 'list', '--account', '1', '--term', 'sis_term_id:2027-SP', '-o', 'csv', '--fields', 'sis_course_id'],
+      remote,
+    );
+    expect(inTerm.stdout.trim().split(/\r?\n/)).toEqual(['sis_course_id', 'SP-AST']);
 
     const moved = await spawnLms(
       ['terms', 'update', 'sis_term_id:2027-SP', '--end-at', '2027-05-28T00:00:00Z', '-o', 'json'],

@@ -1,7 +1,8 @@
 // A course's term and integration id in the mock: a new course is in its root account's default
 // term unless given one (an id or sis_term_id:X; one not found is a 404), an integration id is held
-// by one course of the root account at most, an SIS import's courses.csv sets both, and a database
-// made before courses had terms carries its courses into the default term.
+// by one course of the root account at most, an account's course list narrows to a term, an SIS
+// import's courses.csv sets both, and a database made before courses had terms carries its courses
+// into the default term.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { strToU8 } from 'fflate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
 import { loadMock, type MockRuntime } from '../../src/mock/runtime.js';
-import { clientFor, failure, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
+import { clientFor, collect, failure, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
 import { value } from '../helpers/sql.js';
 
 let mock: MockRuntime;
@@ -48,6 +49,25 @@ describe("a course's term", () => {
       enrollment_term_id: defaultTerm(),
     });
     expect(await admin().courses.get({ id: made.id })).toMatchObject({ enrollment_term_id: defaultTerm() });
+  });
+
+  it("narrows an account's course list to one term, by id or sis_term_id:X; a term it lacks is a 404", async () => {
+    const made = await admin().courses.create({
+      account_id: 2,
+      course: { name: 'Astronomy', term_id: 'sis_term_id:2026-FA' },
+    });
+    const inFall = await collect(
+      admin().courses.listAccount({ account_id: 1, enrollment_term_id: 'sis_term_id:2026-FA' }),
+    );
+    expect(inFall.map((c) => c.id)).toEqual([made.id]);
+    const byId = await collect(
+      admin().courses.listAccount({ account_id: 1, enrollment_term_id: String(defaultTerm()) }),
+    );
+    expect(byId.length).toBeGreaterThan(1);
+    expect(byId.map((c) => c.id)).not.toContain(made.id);
+    expect(
+      await statusOf(collect(admin().courses.listAccount({ account_id: 1, enrollment_term_id: 'sis_term_id:1999' }))),
+    ).toBe(404);
   });
 
   it("not found among the root account's terms is a 404, and nothing is made or changed", async () => {

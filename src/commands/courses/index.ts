@@ -55,11 +55,20 @@ const listCourses = command({
   summary: "List your courses, or an account's with --account",
   aliases: ['ls'],
   routes: ['courses.list', 'courses.listAccount'],
-  examples: ['lms courses list --enrollment-type teacher', 'lms courses list --account 1 --search BIO'],
+  examples: [
+    'lms courses list --enrollment-type teacher',
+    'lms courses list --account 1 --search BIO',
+    'lms courses list --account 1 --term sis_term_id:2026-FA',
+  ],
   columns: COLUMNS,
   options: {
     account: { ...contextFlags.account, description: "list the account's courses (admins), sub-accounts included" },
     search: { long: 'search', value: 'term', description: 'with --account: partial name, code or SIS id' },
+    term: {
+      long: 'term',
+      value: 'term',
+      description: 'with --account: only the courses in this term (id or sis_term_id:X)',
+    },
     enrollmentType: {
       long: 'enrollment-type',
       value: 'type',
@@ -69,12 +78,18 @@ const listCourses = command({
   },
   async run({ opts, ctx }) {
     if (opts.search && !opts.account) throw new UsageError('--search works with --account');
+    if (opts.term && !opts.account) throw new UsageError('--term works with --account');
     if (opts.enrollmentType && opts.account)
       throw new UsageError('--enrollment-type lists your own courses; drop --account');
     const client = await ctx.client();
     const limit = { limit: ctx.pageLimit() };
     if (opts.account)
-      return list(client.ops.courses.listAccount({ account_id: opts.account, search_term: opts.search }, limit));
+      return list(
+        client.ops.courses.listAccount(
+          { account_id: opts.account, search_term: opts.search, enrollment_term_id: opts.term },
+          limit,
+        ),
+      );
     // An admin enrolled in nothing sees no course of their own: the account's are elsewhere.
     const whenEmpty =
       `You are enrolled in no course${opts.enrollmentType ? ` as ${opts.enrollmentType}` : ''}. An ` +

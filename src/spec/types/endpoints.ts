@@ -143,7 +143,10 @@ export interface Endpoints {
   'accounts.get': { params: { id: Id }; result: Account };
   // courses
   'courses.list': { params: { enrollment_type?: string; state?: string[] }; result: Course };
-  'courses.listAccount': { params: { account_id: Id; search_term?: string }; result: Course };
+  'courses.listAccount': {
+    params: { account_id: Id; search_term?: string; enrollment_term_id?: Id };
+    result: Course;
+  };
   'courses.create': {
     params: { account_id: Id; course: Omit<CourseFields, 'event'>; offer?: boolean };
     result: Course;

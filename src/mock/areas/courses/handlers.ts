@@ -27,6 +27,7 @@ import {
   coursesOfAccountTreeQuery,
   coursesOfUserQuery,
   createCourse,
+  findTerm,
   hasGradedStudentWork,
   liveTerm,
   updateCourse,
@@ -76,7 +77,11 @@ const listOfAccount: Handler = (ctx) => {
   demand(ctx, coursesPolicy.listAccount, { account });
   const term = str(ctx.params, 'search_term');
   if (term !== undefined && term.length < 2) throw badRequest('search_term must be at least 2 characters');
-  return paginate(ctx, keysetSource<CourseRow>(ctx.db, coursesOfAccountTreeQuery(account.id, term)), (c) =>
+  // As accounts_controller.rb finds it, among the root account's terms: one it lacks is a 404.
+  const termRef = str(ctx.params, 'enrollment_term_id');
+  const inTerm = termRef === undefined ? undefined : findTerm(ctx.db, rootOf(account), termRef);
+  if (termRef !== undefined && !inTerm) throw notFound();
+  return paginate(ctx, keysetSource<CourseRow>(ctx.db, coursesOfAccountTreeQuery(account.id, term, inTerm?.id)), (c) =>
     courseJson(c),
   );
 };

@@ -167,13 +167,17 @@ export function coursesOfUserQuery(userId: number, type?: string, states: string
 }
 
 /**
- * Courses of an account and every account below it, optionally matching a term in the name, the
- * code or the SIS id: a term of 3 characters or more is read from the trigram index, a shorter one
- * by LIKE. A term's own % and _ are matched literally.
+ * Courses of an account and every account below it, optionally in one enrollment term (`termId`)
+ * and matching a term in the name, the code or the SIS id: a term of 3 characters or more is read from the trigram
+ * index, a shorter one by LIKE. A term's own % and _ are matched literally.
  */
-export function coursesOfAccountTreeQuery(accountId: number, term?: string): KeysetQuery {
+export function coursesOfAccountTreeQuery(accountId: number, term?: string, termId?: number): KeysetQuery {
   const where = [`c.account_id IN (SELECT id FROM tree)`, `c.workflow_state <> 'deleted'`];
   const args: unknown[] = [accountId];
+  if (termId !== undefined) {
+    where.push('c.enrollment_term_id = ?');
+    args.push(termId);
+  }
   if (term) {
     const { operator, pattern } = containsLike(term);
     const matches = (table: string) =>

@@ -2,6 +2,7 @@
 // header as the instance tells it (a file's name says nothing), the columns of each kind, which are
 // required, the statuses a row may have, and the order an import applies the kinds in. The CLI's
 // `sis import --dry-run` and the mock's SIS job both read this one description.
+import { TERM_OVERRIDE_TYPES } from './vocabulary.js';
 
 export type SisKind = 'account' | 'term' | 'course' | 'section' | 'user' | 'enrollment';
 
@@ -164,14 +165,6 @@ export function sisHeaderProblems(kind: SisKind, header: readonly string[]): str
   ];
 }
 
-/** The enrollment types a term may give dates of their own. */
-export const TERM_OVERRIDE_TYPES: readonly string[] = [
-  'StudentEnrollment',
-  'TeacherEnrollment',
-  'TaEnrollment',
-  'DesignerEnrollment',
-];
-
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** What is wrong with one row by itself (references to other rows are the importer's to check). */
@@ -181,7 +174,7 @@ export function sisRowProblems(kind: SisKind, values: Readonly<Record<string, st
   // A term's row of dates for one enrollment type names nothing else of the term (sis_csv.md).
   const override = kind === 'term' ? values.date_override_enrollment_type : undefined;
   for (const c of spec.required) if (!values[c] && !(override && c === 'name')) problems.push(`${c} is empty`);
-  if (override && !TERM_OVERRIDE_TYPES.includes(override))
+  if (override && !(TERM_OVERRIDE_TYPES as readonly string[]).includes(override))
     problems.push(`date_override_enrollment_type "${override}" is not one of ${TERM_OVERRIDE_TYPES.join(', ')}`);
   for (const g of spec.anyOf ?? []) if (!g.some((c) => values[c])) problems.push(`give ${g.join(' or ')}`);
   const status = values.status?.toLowerCase();

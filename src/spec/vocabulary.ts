@@ -9,6 +9,12 @@ export const ENROLLMENT_TYPES = [
 ] as const;
 export type EnrollmentType = (typeof ENROLLMENT_TYPES)[number];
 
+/** The enrollment types a term may give dates of their own (all but observers). */
+export type TermOverrideType = Exclude<EnrollmentType, 'ObserverEnrollment'>;
+export const TERM_OVERRIDE_TYPES: readonly TermOverrideType[] = ENROLLMENT_TYPES.filter(
+  (t): t is TermOverrideType => t !== 'ObserverEnrollment',
+);
+
 export const ENROLLMENT_STATES = [
   'active',
   'invited',

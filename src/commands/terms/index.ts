@@ -2,7 +2,8 @@
 // import names by its SIS id; made, changed and deleted by the root account's admins.
 import { item, list, type Verbs } from '../../model/command.js';
 import { clearableDates, command, contextFlags } from '../../model/define.js';
-import type { TermFields, TermOverrideType } from '../../spec/types/school.js';
+import type { TermFields } from '../../spec/types/school.js';
+import { ENROLLMENT_TYPE_WORDS, TERM_OVERRIDE_TYPES, type TermOverrideType } from '../../spec/vocabulary.js';
 import { UsageError } from '../../errors.js';
 
 const account = contextFlags.rootAccount;
@@ -71,12 +72,12 @@ const fieldFlags = {
   },
 } as const;
 
-const OVERRIDE_TYPES: Record<string, TermOverrideType> = {
-  student: 'StudentEnrollment',
-  teacher: 'TeacherEnrollment',
-  ta: 'TaEnrollment',
-  designer: 'DesignerEnrollment',
-};
+/** `student` → StudentEnrollment, for the types a term may give dates of their own. */
+const OVERRIDE_TYPES = new Map(
+  [...ENROLLMENT_TYPE_WORDS].filter((entry): entry is [string, TermOverrideType] =>
+    (TERM_OVERRIDE_TYPES as readonly string[]).includes(entry[1]),
+  ),
+);
 
 /** `student=2027-01-10..2027-05-20`, read into the API's overrides; every bad one named. */
 function overridesOf(given: readonly string[]): TermFields['overrides'] {
@@ -84,11 +85,11 @@ function overridesOf(given: readonly string[]): TermFields['overrides'] {
   for (const text of given) {
     const eq = text.indexOf('=');
     const dots = text.indexOf('..', eq);
-    const type = eq > 0 && dots > 0 ? OVERRIDE_TYPES[text.slice(0, eq).trim().toLowerCase()] : undefined;
+    const type = eq > 0 && dots > 0 ? OVERRIDE_TYPES.get(text.slice(0, eq).trim().toLowerCase()) : undefined;
     const [start, end] = [text.slice(eq + 1, dots).trim(), text.slice(dots + 2).trim()];
     if (!type)
       throw new UsageError(`--dates "${text}" is not TYPE=START..END`, {
-        hint: `TYPE is one of ${Object.keys(OVERRIDE_TYPES).join(', ')}; e.g. --dates student=2027-01-10..2027-05-20`,
+        hint: `TYPE is one of ${[...OVERRIDE_TYPES.keys()].join(', ')}; e.g. --dates student=2027-01-10..2027-05-20`,
       });
     for (const date of [start, end])
       if (date && !(/^\d{4}-\d{2}-\d{2}/.test(date) && !Number.isNaN(Date.parse(date))))

@@ -1,5 +1,6 @@
 // Supporting resources: accounts, courses, assignments, groups, files.
 import type { ApiObject } from './common.js';
+import type { TermOverrideType } from '../vocabulary.js';
 
 export interface Account extends ApiObject {
   id: number;
@@ -38,9 +39,6 @@ export interface EnrollmentTerm extends ApiObject {
   /** Dates overridden for one enrollment type, by type: the term's own answer always has it. */
   overrides?: Record<string, { start_at: string | null; end_at: string | null }>;
 }
-
-/** The enrollment types a term may give dates of their own. */
-export type TermOverrideType = 'StudentEnrollment' | 'TeacherEnrollment' | 'TaEnrollment' | 'DesignerEnrollment';
 
 /** `enrollment_term[...]` of a create or an update; an update changes only what it names. */
 export interface TermFields {

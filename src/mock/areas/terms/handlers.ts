@@ -19,7 +19,7 @@ import {
   type Handler,
   type MockCtx,
 } from '../../kit.js';
-import { TERM_OVERRIDE_TYPES } from '../../../spec/sis-csv.js';
+import { TERM_OVERRIDE_TYPES } from '../../../spec/vocabulary.js';
 import { isPlainObject } from '../../decode.js';
 import { checkText, text } from '../../fields.js';
 import { allows, permit } from '../access.js';
@@ -27,6 +27,7 @@ import { findAccount, type AccountRow } from '../lookup.js';
 import {
   createTerm,
   findTerm,
+  liveTerm,
   setTermOverrides,
   termBySis,
   termOverrides,
@@ -104,7 +105,8 @@ function termChange(
   const overrides: TermOverrides = {};
   for (const [type, dates] of Object.entries(given)) {
     const name = classified(type);
-    if (!TERM_OVERRIDE_TYPES.includes(name)) throw rejected('Invalid enrollment type in overrides');
+    if (!(TERM_OVERRIDE_TYPES as readonly string[]).includes(name))
+      throw rejected('Invalid enrollment type in overrides');
     const d = isPlainObject(dates) ? dates : {};
     overrides[name] = { start_at: timestamp(d, 'start_at') ?? null, end_at: timestamp(d, 'end_at') ?? null };
   }
@@ -139,16 +141,11 @@ const createOne: Handler = (ctx) => {
   return termJson(ctx, root, findTerm(ctx.db, root.id, String(id))!, true);
 };
 
-/** A term of the root account to change: a live one, as Canvas finds it among the active. */
-function liveTermOf(ctx: MockCtx, root: AccountRow): TermRow {
-  const term = findTerm(ctx.db, root.id, ctx.path.id!);
-  if (!term || term.workflow_state === 'deleted') throw notFound();
-  return term;
-}
-
 const updateOne: Handler = (ctx) => {
   const root = rootOf(ctx, true);
-  const term = liveTermOf(ctx, root);
+  // Canvas finds the term to change among the live ones.
+  const term = liveTerm(ctx.db, root.id, ctx.path.id!);
+  if (!term) throw notFound();
   const { change, overrides } = termChange(ctx, root, term);
   updateTerm(ctx.db, term.id, change);
   setTermOverrides(ctx.db, term.id, overrides);

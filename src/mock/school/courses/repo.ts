@@ -168,8 +168,8 @@ export function coursesOfUserQuery(userId: number, type?: string, states: string
 
 /**
  * Courses of an account and every account below it, optionally in one enrollment term (`termId`)
- * and matching a term in the name, the code or the SIS id: a term of 3 characters or more is read from the trigram
- * index, a shorter one by LIKE. A term's own % and _ are matched literally.
+ * and matching a term in the name, the code or the SIS id: a term of 3 characters or more is read
+ * from the trigram index, a shorter one by LIKE. A term's own % and _ are matched literally.
  */
 export function coursesOfAccountTreeQuery(accountId: number, term?: string, termId?: number): KeysetQuery {
   const where = [`c.account_id IN (SELECT id FROM tree)`, `c.workflow_state <> 'deleted'`];
@@ -259,8 +259,14 @@ export function termsOfRootQuery(rootId: number, states: readonly string[]): Key
  * Canvas's Account#default_enrollment_term does.
  */
 function defaultTermOf(db: Db, rootId: number, now: string): number {
-  const found = defaultTermId(db, rootId);
-  if (found !== undefined) return found;
+  const found = one<{ id: number }>(
+    db,
+    `SELECT id FROM enrollment_terms WHERE root_account_id = ? AND name = ? AND workflow_state = 'active' ` +
+      'ORDER BY id LIMIT 1',
+    rootId,
+    DEFAULT_TERM_NAME,
+  );
+  if (found) return found.id;
   return insert(
     db,
     `INSERT INTO enrollment_terms (root_account_id, name, workflow_state, created_at) VALUES (?, ?, 'active', ?)`,
@@ -268,17 +274,6 @@ function defaultTermOf(db: Db, rootId: number, now: string): number {
     DEFAULT_TERM_NAME,
     now,
   );
-}
-
-/** The id of the root account's default term, when it has one yet (`defaultTermOf`). */
-function defaultTermId(db: Db, rootId: number): number | undefined {
-  return one<{ id: number }>(
-    db,
-    `SELECT id FROM enrollment_terms WHERE root_account_id = ? AND name = ? AND workflow_state = 'active' ` +
-      'ORDER BY id LIMIT 1',
-    rootId,
-    DEFAULT_TERM_NAME,
-  )?.id;
 }
 
 /**

@@ -193,6 +193,14 @@ describe("grade --csv with Canvas's Gradebook export", () => {
   );
 });
 
+const SCORES = ['Current Score', 'Unposted Current Score', 'Final Score', 'Unposted Final Score'];
+// Points current and final, then the scores current and final, each twice (posted and unposted).
+const TOTALS_LUCAS = '20.00,20.00,100.00,100.00,15.38,15.38';
+const TOTALS_SAM = '118.00,118.00,90.77,90.77,90.77,90.77';
+const TOTALS_SOFIA = '15.00,15.00,50.00,50.00,50.00,50.00';
+const UNGRADED = '0.00,0.00,,,0.00,0.00';
+const EMPTY_GROUP = '0.00,0.00,,,,';
+
 describe('grade export --format canvas', () => {
   it(
     "writes Canvas's layout: points possible, sortable names, sections as a sentence, scores to two decimals, EX, " +
@@ -203,21 +211,58 @@ describe('grade export --format canvas', () => {
       lms.mock.db.prepare(`UPDATE submissions SET excused = 1 WHERE assignment_id = 3 AND user_id = 8`).run();
       const r = await lms.run('grade export --course 1 --format canvas');
       expect(r.exitCode, r.stderr).toBe(0);
+      const group = (name: string) =>
+        ['Current Points', 'Final Points', ...SCORES].map((c) => `${name} ${c}`).join(',');
       expect(r.stdout.trim().split('\n')).toEqual([
         'Student,ID,SIS User ID,SIS Login ID,Section,Cell Structure Lab Report (1),Microscope Safety Quiz ' +
-          '(2),Genetics Essay (3),Current Points,Final Points,Current Score,Unposted Current Score,Final ' +
-          'Score,Unposted Final Score',
-        '    Points Possible,,,,,20.00,10.00,100.00,(read only),(read only),(read only),(read only),(read ' +
-          'only),(read ' +
-          'only)',
-        '"Moreau, Lucas",11,S-011,lucas,BIO-101 Section A,20.00,,,20.00,20.00,100.00,100.00,15.38,15.38',
-        '"Okafor, Mina",10,S-010,mina,BIO-101 Section B,,,,,,,,0.00,0.00',
-        '"Patel, Ravi",9,S-009,ravi,BIO-101 Lab Online and BIO-101 Section B,,,,,,,,0.00,0.00',
-        '"Sato, Hana",12,S-012,hana,BIO-101 Section B,,,,,,,,0.00,0.00',
-        '"Student, Sam",7,S-007,sam,BIO-101 Section A,19.00,10.00,89.00,118.00,118.00,90.77,90.77,90.77,90.77',
+          `(2),Genetics Essay (3),${group('Assignments')},${group('Exams')},Current Points,Final Points,` +
+          SCORES.join(','),
+        `    Points Possible,,,,,20.00,10.00,100.00,${Array(18).fill('(read only)').join(',')}`,
+        // Each group's totals, then the course's: the seed's assignments are all in the first group.
+        `"Moreau, Lucas",11,S-011,lucas,BIO-101 Section A,20.00,,,${TOTALS_LUCAS},${EMPTY_GROUP},${TOTALS_LUCAS}`,
+        `"Okafor, Mina",10,S-010,mina,BIO-101 Section B,,,,${UNGRADED},${EMPTY_GROUP},${UNGRADED}`,
+        `"Patel, Ravi",9,S-009,ravi,BIO-101 Lab Online and BIO-101 Section B,,,,${UNGRADED},${EMPTY_GROUP},${UNGRADED}`,
+        `"Sato, Hana",12,S-012,hana,BIO-101 Section B,,,,${UNGRADED},${EMPTY_GROUP},${UNGRADED}`,
+        `"Student, Sam",7,S-007,sam,BIO-101 Section A,19.00,10.00,89.00,${TOTALS_SAM},${EMPTY_GROUP},${TOTALS_SAM}`,
         '"Student, Sofia",8,S-008,sofia,BIO-101 Lab Online and BIO-101 Section ' +
-          'A,15.00,0.00,EX,15.00,15.00,50.00,50.00,50.00,50.00',
+          `A,15.00,0.00,EX,${TOTALS_SOFIA},${EMPTY_GROUP},${TOTALS_SOFIA}`,
       ]);
+    },
+  );
+
+  it(
+    "weighs the course's groups as the instance does, " + "and drops the point totals, as Canvas's export does",
+    async () => {
+      const lms = session(TEACHER);
+      lms.mock.db.prepare(`UPDATE assignments SET assignment_group_id = 6 WHERE id = 3`).run();
+      for (const [args, expected] of [
+        ['courses update 1 --weighted', 0],
+        ['assignment-groups update 1 --course 1 --weight 40', 0],
+        ['assignment-groups update 6 --course 1 --weight 60', 0],
+      ] as const)
+        expect((await lms.run(args)).exitCode).toBe(expected);
+      const r = await lms.run('grade export --course 1 --format canvas -o json');
+      expect(r.exitCode, r.stderr).toBe(0);
+      const rows = JSON.parse(r.stdout) as Record<string, string>[];
+      expect(Object.keys(rows[0]).filter((k) => /Points$/.test(k))).toEqual([]);
+      // The instance's own computation of each student's grade: the enrollments' grades.
+      const enrollments = JSON.parse(
+        (await lms.run('enrollments list --course 1 --type StudentEnrollment -o json')).stdout,
+      ) as { user_id: number; grades: { current_score: number | null; final_score: number | null } }[];
+      const sam = rows.find((row) => row.ID === '7')!;
+      const ofSam = enrollments.find((e) => e.user_id === 7)!.grades;
+      expect(sam['Final Score']).toBe(ofSam.final_score!.toFixed(2));
+      expect(sam['Current Score']).toBe(ofSam.current_score!.toFixed(2));
+      // Sam: 29 of 30 in Assignments (40%), 89 of 100 in Exams (60%).
+      expect(sam['Assignments Current Score']).toBe('96.67');
+      expect(sam['Exams Current Score']).toBe('89.00');
+      expect(sam['Final Score']).toBe('92.07');
+      // And the import reads the layout back: unchanged, it writes nothing.
+      const w = workspace();
+      const file = w.file('weighted.csv', (await lms.run('grade export --course 1 --format canvas')).stdout);
+      const back = await lms.run(`grade --course 1 --csv ${file} -o json`);
+      expect(back.exitCode, back.stderr).toBe(0);
+      expect(JSON.parse(back.stdout)).toMatchObject({ updated: 0, failed: 0 });
     },
   );
 

@@ -5,7 +5,7 @@
 // list's totals and the enrollments' grades.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
-import { courseScores } from '../../src/mock/areas/assignment-groups/grades.js';
+import { courseScores } from '../../src/spec/course-grades.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 import type { StudentSubmissions } from '../../src/spec/types/submissions.js';
 import { clientFor, collect, failure, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';

@@ -15,6 +15,15 @@ import { personRef } from '../../client/user-ref.js';
 import { exportRows } from '../users/export.js';
 import { textOf } from '../../output/text.js';
 import { ApiError } from '../../errors.js';
+import type { AssignmentGroup } from '../../spec/types/pages.js';
+import {
+  courseScores,
+  groupTotals,
+  percentOf,
+  type GradedWork,
+  type GroupForGrades,
+  type GroupTotal,
+} from '../../spec/course-grades.js';
 
 /**
  * The columns beside the grades that say who a row is, for a person: the import checks `name` and ignores `section`.
@@ -190,20 +199,17 @@ async function gradebook(ctx: Context, client: ApiClient, sctx: SubmissionContex
 // ---- Canvas's own Gradebook export ---------------------------------------------------------------
 // As canvas-lms lib/gradebook_exporter.rb writes it: Student (the sortable name), ID, SIS User ID,
 // SIS Login ID, Section (a student's sections as a sentence), a column per assignment headed
-// `Name (id)`, then the totals; a `Manual Posting` row when an assignment is posted by hand, then the
-// `Points Possible` row (the totals marked read-only); a score to two decimals, `EX` for excused, a
-// letter for a gpa_scale assignment. The totals are worked out from the submissions and assignments
-// the API gives: the overall ones only, since the API lms reads has no assignment groups.
+// `Name (id)`, then the totals: each assignment group's, then the course's; a `Manual Posting` row
+// when an assignment is posted by hand, then the `Points Possible` row (the totals marked read-only);
+// a score to two decimals, `EX` for excused, a letter for a gpa_scale assignment. A course that
+// weighs its groups has no points columns, as in Canvas: a point total means nothing there. The totals
+// are worked out from the submissions, assignments and groups the API gives, as Canvas's grade
+// calculator works them out (spec/course-grades.ts); the unposted columns are the same as the posted
+// ones, since a grader's answers hold every grade.
 
-/** Canvas's overall totals, each marked `(read only)` in the points possible row. */
-const CANVAS_TOTALS = [
-  'Current Points',
-  'Final Points',
-  'Current Score',
-  'Unposted Current Score',
-  'Final Score',
-  'Unposted Final Score',
-] as const;
+/** The point totals, and the scores, of a group (named before them) or of the course. */
+const POINT_COLUMNS = ['Current Points', 'Final Points'] as const;
+const SCORE_COLUMNS = ['Current Score', 'Unposted Current Score', 'Final Score', 'Unposted Final Score'] as const;
 
 const CANVAS_WHO = ['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section'] as const;
 
@@ -233,30 +239,80 @@ function canvasCell(a: GradedAssignment, s: Submission | undefined): string {
   return twoDecimals(score);
 }
 
-/**
- * A student's totals over the assignments that count: points, and the score as a percentage of what was graded
- * (current) or of everything (final).
- */
-function totalsOf(assignments: GradedAssignment[], subs: (Submission | undefined)[]): string[] {
-  let points = 0;
-  let gradedPossible = 0;
-  let possible = 0;
-  let any = false;
-  assignments.forEach((a, i) => {
+/** What the totals are computed over: the course's groups with their rules, and whether it weighs them. */
+interface Grading {
+  groups: GroupForGrades[];
+  names: Map<number, string>;
+  weighted: boolean;
+}
+
+async function gradingOf(client: ApiClient, course: string | number): Promise<Grading> {
+  const [found, listed] = await Promise.all([
+    client.ops.courses.get({ id: course }),
+    (async () => {
+      const all: AssignmentGroup[] = [];
+      for await (const g of client.ops.assignmentGroups.list({ course_id: course })) all.push(g);
+      return all;
+    })(),
+  ]);
+  const groups = [...listed].sort((x, y) => (x.position ?? 0) - (y.position ?? 0) || x.id - y.id);
+  return {
+    groups: groups.map((g) => ({ id: g.id, group_weight: g.group_weight ?? 0, rules: g.rules ?? {} })),
+    names: new Map(groups.map((g) => [g.id, textOf(g.name)])),
+    weighted: found.apply_assignment_group_weights === true,
+  };
+}
+
+/** The totals' headers: each group's, then the course's. */
+function totalHeaders(grading: Grading): string[] {
+  const of = (prefix: string) => [
+    ...(grading.weighted ? [] : POINT_COLUMNS.map((c) => `${prefix}${c}`)),
+    ...SCORE_COLUMNS.map((c) => `${prefix}${c}`),
+  ];
+  return [...grading.groups.flatMap((g) => of(`${grading.names.get(g.id)} `)), ...of('')];
+}
+
+/** A student's totals, in the order of totalHeaders. */
+function totalsOf(grading: Grading, assignments: GradedAssignment[], subs: (Submission | undefined)[]): string[] {
+  const work: GradedWork[] = assignments.flatMap((a, i) => {
     const s = subs[i];
-    if (!s || s.excused === true || a.omit_from_final_grade === true) return;
-    const pp = typeof a.points_possible === 'number' ? a.points_possible : 0;
-    possible += pp;
-    const score = scoreOf(s);
-    if (score === null) return;
-    any = true;
-    points += score;
-    gradedPossible += pp;
+    if (!s || a.omit_from_final_grade === true || typeof a.assignment_group_id !== 'number') return [];
+    return [
+      {
+        assignment_id: a.id,
+        group_id: a.assignment_group_id,
+        points: typeof a.points_possible === 'number' ? a.points_possible : 0,
+        score: scoreOf(s),
+        excused: s.excused === true,
+      },
+    ];
   });
-  const current = any && gradedPossible > 0 ? twoDecimals((points / gradedPossible) * 100) : '';
-  const final = possible > 0 ? twoDecimals((points / possible) * 100) : '';
-  const pts = any ? twoDecimals(points) : '';
-  return [pts, pts, current, current, final, final];
+  const cells = (
+    current: GroupTotal | undefined,
+    final: GroupTotal | undefined,
+    scores: [number | null, number | null],
+  ) => [
+    ...(grading.weighted ? [] : [twoDecimals(current?.score ?? 0), twoDecimals(final?.score ?? 0)]),
+    twoDecimals(scores[0]),
+    twoDecimals(scores[0]),
+    twoDecimals(scores[1]),
+    twoDecimals(scores[1]),
+  ];
+  const byGroup = groupTotals(work, grading.groups);
+  const course = courseScores(work, grading.groups, grading.weighted);
+  const sum = (which: 'current' | 'final') => {
+    const counted = [...byGroup.values()].flatMap((t) => (t[which] ? [t[which]] : []));
+    return counted.length
+      ? { score: counted.reduce((n, t) => n + t.score, 0), possible: counted.reduce((n, t) => n + t.possible, 0) }
+      : undefined;
+  };
+  return [
+    ...grading.groups.flatMap((g) => {
+      const t = byGroup.get(g.id);
+      return cells(t?.current, t?.final, [percentOf(t?.current), percentOf(t?.final)]);
+    }),
+    ...cells(sum('current'), sum('final'), [course.current_score, course.final_score]),
+  ];
 }
 
 async function canvasGradebook(
@@ -273,6 +329,7 @@ async function canvasGradebook(
   else for await (const a of client.ops.assignments.list({ course_id: course })) all.push(a as GradedAssignment);
   // Canvas exports the assignments that take a grade and are published.
   const graded = all.filter((a) => a.grading_type !== 'not_graded' && a.published !== false);
+  const grading = await gradingOf(client, course);
   const students = new Map<number, { user: Submission['user']; subs: (Submission | undefined)[] }>();
   for (const [i, a] of graded.entries()) {
     for await (const s of submissionsOf(client, sctx, a.id)) {
@@ -284,20 +341,21 @@ async function canvasGradebook(
       row.subs[i] = s;
     }
   }
-  const header = [...CANVAS_WHO, ...graded.map((a) => `${textOf(a.name)} (${a.id})`), ...CANVAS_TOTALS];
+  const totals = totalHeaders(grading);
+  const header = [...CANVAS_WHO, ...graded.map((a) => `${textOf(a.name)} (${a.id})`), ...totals];
   const blank = (n: number) => Array<string>(n).fill('');
   const rows: string[][] = [];
   if (graded.some((a) => a.post_manually === true))
     rows.push([
       ...blank(CANVAS_WHO.length),
       ...graded.map((a) => (a.post_manually === true ? 'Manual Posting' : '')),
-      ...blank(CANVAS_TOTALS.length),
+      ...blank(totals.length),
     ]);
   rows.push([
     '    Points Possible',
     ...blank(CANVAS_WHO.length - 1),
     ...graded.map((a) => twoDecimals(a.points_possible)),
-    ...CANVAS_TOTALS.map(() => '(read only)'),
+    ...totals.map(() => '(read only)'),
   ]);
   const byName = [...students].sort(([ia, a], [ib, b]) => {
     const [na, nb] = [textOf(a.user?.sortable_name ?? a.user?.name), textOf(b.user?.sortable_name ?? b.user?.name)];
@@ -311,7 +369,7 @@ async function canvasGradebook(
       textOf(user?.login_id),
       sentence([...(sections.get(id) ?? [])].sort()),
       ...graded.map((a, i) => canvasCell(a, subs[i])),
-      ...totalsOf(graded, subs),
+      ...totalsOf(grading, graded, subs),
     ]);
   // Built with fromEntries, so a header such as "__proto__" stays a plain key.
   return exportRows(
@@ -332,6 +390,8 @@ export const exportGrades = command({
     'submissions.list@sections',
     'assignments.get',
     'assignments.list',
+    'assignmentGroups.list',
+    'courses.get',
     'sections.get',
     'sections.list',
   ],

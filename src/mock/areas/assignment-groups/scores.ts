@@ -1,7 +1,7 @@
 // A course's grades of one student from its groups as they are now: what the submissions list's
 // totals and an enrollment's grades show.
 import type { Db } from '../../db/open.js';
-import { courseScores, type GradedWork } from './grades.js';
+import { courseScores, type GradedWork } from '../../../spec/course-grades.js';
 import { gradedWorkOf, groupsOfCourse, rulesOf, weighsGroups } from './repo.js';
 
 export function courseScoresOf(

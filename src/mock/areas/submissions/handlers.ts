@@ -2,7 +2,7 @@
 // students', students their own, observers their students'), grade and comment one, and grade many
 // in the background (update_grades → a Progress): grading.ts. Every change of a grade is a version.
 import { courseScoresOf } from '../assignment-groups/scores.js';
-import type { GradedWork } from '../assignment-groups/grades.js';
+import type { GradedWork } from '../../../spec/course-grades.js';
 import type { Db } from '../../db/open.js';
 import { lookup } from '../../db/find.js';
 import {

@@ -2,8 +2,9 @@
 // scores after its drop rules, then either every kept point over every possible point, or, in a
 // course that weighs its groups, each group's percentage times its weight (scaled up when the
 // weights of the groups that count come to less than 100). "Current" counts graded work only;
-// "final" counts work not yet graded as zero. Excused work counts in neither.
-import type { GradingRules } from '../../../spec/types/pages.js';
+// "final" counts work not yet graded as zero. Excused work counts in neither. Pure and shared: the
+// mock grades with it, and `lms grade export --format canvas` fills the export's totals with it.
+import type { GradingRules } from './types/pages.js';
 
 export interface GradedWork {
   assignment_id: number;
@@ -69,25 +70,37 @@ function keptIn(subs: Scored[], rules: GradingRules): Scored[] {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** One group's kept points over its kept possible points, for graded work (current) or all of it (final). */
+export interface GroupTotal {
+  score: number;
+  possible: number;
+}
+
+/** A group's total, or undefined when none of its work counts. */
+function groupTotal(work: GradedWork[], group: GroupForGrades, final: boolean): GroupTotal | undefined {
+  const subs: Scored[] = work
+    .filter((w) => w.group_id === group.id && !w.excused && (final || w.score !== null))
+    .map((w) => ({ id: w.assignment_id, score: w.score ?? 0, possible: w.points }));
+  if (subs.length === 0) return undefined;
+  const kept = keptIn(subs, group.rules);
+  return { score: kept.reduce((n, s) => n + s.score, 0), possible: kept.reduce((n, s) => n + s.possible, 0) };
+}
+
+/** A total as a percentage to two decimals, or null when nothing is possible. */
+export const percentOf = (t: GroupTotal | undefined): number | null =>
+  t && t.possible > 0 ? round2((t.score / t.possible) * 100) : null;
+
 /** One total (current or final) as a percentage, or null when nothing counts. */
 function total(work: GradedWork[], groups: GroupForGrades[], weighted: boolean, final: boolean): number | null {
-  const sums: { weight: number; score: number; possible: number }[] = [];
-  for (const g of groups) {
-    const subs: Scored[] = work
-      .filter((w) => w.group_id === g.id && !w.excused && (final || w.score !== null))
-      .map((w) => ({ id: w.assignment_id, score: w.score ?? 0, possible: w.points }));
-    if (subs.length === 0) continue;
-    const kept = keptIn(subs, g.rules);
-    sums.push({
-      weight: g.group_weight,
-      score: kept.reduce((n, s) => n + s.score, 0),
-      possible: kept.reduce((n, s) => n + s.possible, 0),
-    });
-  }
+  const sums = groups.flatMap((g) => {
+    const t = groupTotal(work, g, final);
+    return t ? [{ weight: g.group_weight, ...t }] : [];
+  });
   if (!weighted) {
-    const possible = sums.reduce((n, s) => n + s.possible, 0);
-    if (possible <= 0) return null;
-    return round2((sums.reduce((n, s) => n + s.score, 0) / possible) * 100);
+    return percentOf({
+      score: sums.reduce((n, s) => n + s.score, 0),
+      possible: sums.reduce((n, s) => n + s.possible, 0),
+    });
   }
   const counted = sums.filter((s) => s.possible > 0);
   const fullWeight = counted.reduce((n, s) => n + s.weight, 0);
@@ -103,4 +116,12 @@ export function courseScores(
   weighted: boolean,
 ): { current_score: number | null; final_score: number | null } {
   return { current_score: total(work, groups, weighted, false), final_score: total(work, groups, weighted, true) };
+}
+
+/** Each group's totals, current and final, as the course grade counts them. */
+export function groupTotals(
+  work: GradedWork[],
+  groups: GroupForGrades[],
+): Map<number, { current: GroupTotal | undefined; final: GroupTotal | undefined }> {
+  return new Map(groups.map((g) => [g.id, { current: groupTotal(work, g, false), final: groupTotal(work, g, true) }]));
 }

@@ -10,7 +10,7 @@ import type { Journal } from '../bulk/journal.js';
 import type { ApiClient } from '../client/client.js';
 import type { ApiObject } from '../spec/types/common.js';
 import type { ApplyTree } from './model.js';
-import { STEPS, type Action, type Change, type Plan } from './plan.js';
+import { STEPS, type Action, type Change, type Plan, type Slot } from './plan.js';
 
 interface ActionRow extends BulkRow {
   action: Action;
@@ -32,6 +32,9 @@ const difference = (ch: Change): Difference => ({
   to: text(ch.to),
   applicable: ch.applicable,
 });
+
+const notMade = (missing: Slot[]) =>
+  `${missing.map((s) => s.label).join(', ')} ${missing.length > 1 ? 'were' : 'was'} not created`;
 
 /** Runs every change of the plan; each action ends done, failed or not done, with its error. */
 export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<void> {
@@ -69,12 +72,7 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
     const ready: Action[] = [];
     for (const a of actions.filter((x) => x.step === step)) {
       const missing = a.needs.filter((s) => s.id === undefined);
-      if (missing.length)
-        settle(
-          a,
-          'not_done',
-          `${missing.map((s) => s.label).join(', ')} ${missing.length > 1 ? 'were' : 'was'} not created`,
-        );
+      if (missing.length) settle(a, 'not_done', notMade(missing));
       else if (a.changes?.length && a.changes.every((ch) => !ch.applicable)) settle(a, 'failed', cannot(a.changes));
       else ready.push(a);
     }
@@ -83,16 +81,28 @@ export async function executePlan(plan: Plan, options: ExecuteOptions): Promise<
       await outcomes(ready, options, settle);
       continue;
     }
-    const rows = ready.map((action, i) => ({ line: i + 1, key: action.id, action }));
-    await runRows(rows, task, {
-      journal: options.journal,
-      // A module made at a place moves the others, and names as prerequisites modules made before it.
-      concurrency: step === STEPS.indexOf('modules') ? 1 : options.concurrency,
-      mode: 'apply',
-      update: true,
-      onRow: (r) => finish(rows[r.line - 1].action, r, settle),
-    });
-    if (step === STEPS.indexOf('modules')) modules = ready;
+    const run = async (batch: Action[], concurrency: number) => {
+      const rows = batch.map((action, i) => ({ line: i + 1, key: action.id, action }));
+      await runRows(rows, task, {
+        journal: options.journal,
+        concurrency,
+        mode: 'apply',
+        update: true,
+        onRow: (r) => finish(rows[r.line - 1].action, r, settle),
+      });
+    };
+    if (step !== STEPS.indexOf('modules')) {
+      await run(ready, options.concurrency);
+      continue;
+    }
+    // A module made at a place moves the others, and names as prerequisites modules made before it:
+    // one at a time, and not one whose prerequisite was not made (the next run makes both, in order).
+    for (const a of ready) {
+      const missing = (a.before ?? []).filter((s) => s.id === undefined);
+      if (missing.length) settle(a, 'not_done', notMade(missing));
+      else await run([a], 1);
+    }
+    modules = ready.filter((a) => a.status !== 'not_done');
   }
   // Once the removals are made too: a module deleted before another moves it up. The modules of a
   // course the file places that already stood there are placed again when others of it changed.

@@ -24,7 +24,7 @@ import { itemWrites, wantedLabel, writeItems, type ItemTargets } from './modules
 import type { KeyStore } from './state.js';
 
 /** An object a change needs to exist first; `id` is set once it does. */
-interface Slot {
+export interface Slot {
   id?: number;
   /** `section BIO-201-A`, for "not done: … was not created". */
   label: string;
@@ -93,6 +93,11 @@ export interface Action {
   /** Index into STEPS. */
   step: number;
   needs: Slot[];
+  /**
+   * What it needs that is made earlier in its own step (a module's prerequisites): looked at just
+   * before it is sent, since the step makes them one at a time.
+   */
+  before?: Slot[];
   /** The object a create makes. */
   slot?: Slot;
   task?: ActionTask;
@@ -1107,6 +1112,7 @@ class Planner {
           fields: { ...d.fields, ...d.refs, ...modules?.shown },
           step,
           needs: [...needs, ...refNeeds, ...(modules?.needs ?? [])],
+          ...(modules?.before.length ? { before: modules.before } : {}),
           slot,
           task: task({ slot, onCreated, onAdopted }),
         });
@@ -1124,6 +1130,7 @@ class Planner {
           changes,
           step,
           needs: [...needs, ...refNeeds, ...(modules?.needs ?? [])],
+          ...(modules?.before.length ? { before: modules.before } : {}),
           task: planned,
         });
       else {
@@ -1194,13 +1201,7 @@ class Planner {
         const answer = await applyChanges(spec, found.id, [field], invoke);
         // The API keeps only modules placed before this one, and drops the rest without an error.
         const kept = Array.isArray(answer?.prerequisite_module_ids) ? answer.prerequisite_module_ids.map(Number) : [];
-        const unmade = (wanted ?? []).filter((k) => modules.get(k)?.id === undefined);
-        if (unmade.length)
-          throw new FailureError(
-            `${unmade.map((k) => `module ${k}`).join(', ')}, named in prerequisites, ` +
-              `${unmade.length > 1 ? 'were' : 'was'} ` +
-              'not created',
-          );
+        // Each was made before this one (Action.before): one that was not leaves this one not done.
         const dropped = (wanted ?? []).filter((k) => !kept.includes(modules.get(k)!.id!));
         if (answer && dropped.length)
           throw new FailureError(
@@ -1222,6 +1223,10 @@ class Planner {
         ...(wanted ? { prerequisites: wanted } : {}),
       },
       needs: [...new Set(content)],
+      before: (wanted ?? []).flatMap((k) => {
+        const s = modules.get(k);
+        return s ? [s] : [];
+      }),
       task: (spec: ObjectSpec, base: ActionTask): ActionTask => ({
         async find(fresh) {
           // What the file's pages are called now, as their items name them: a page made or renamed since.

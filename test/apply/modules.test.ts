@@ -365,7 +365,7 @@ describe('pages and modules in lms apply', () => {
 
   it(
     'a module whose prerequisite its placing moves after it ' +
-      'fails, and so does one whose prerequisite was not made',
+      'fails, and one whose prerequisite was not made is not made either, until a run makes both in order',
     async () => {
       const s = counted();
       const moved = await s.run([
@@ -382,7 +382,15 @@ describe('pages and modules in lms apply', () => {
       const long = placing(['a'], ['b', undefined, 'a']).replace('"Module a"', `"${'x'.repeat(300)}"`);
       const unmade = await t.run(['apply', '-f', t.file('c.yaml', long), '--yes']);
       expect(unmade.exitCode).toBe(1);
-      expect(unmade.stderr).toContain('create module b: failed: module a, named in prerequisites, was not created');
+      expect(unmade.stderr).toContain('create module b: not done: module a was not created');
+      // Made without its prerequisite, b would stand first, where the API keeps no prerequisite of it.
+      expect(await modulesOf(t, 'sis_course_id:GEO-1')).toEqual([]);
+      const fixed = await t.run(['apply', '-f', t.file('c.yaml', placing(['a'], ['b', undefined, 'a'])), '--yes']);
+      expect(fixed.exitCode, fixed.stderr).toBe(0);
+      expect((await modulesOf(t, 'sis_course_id:GEO-1')).map((m) => [m.name, m.prerequisite_module_ids])).toEqual([
+        ['Module a', []],
+        ['Module b', [(await modulesOf(t, 'sis_course_id:GEO-1'))[0].id]],
+      ]);
     },
   );
 

@@ -394,6 +394,18 @@ describe('pages and modules in lms apply', () => {
     },
   );
 
+  it('refuses notify_of_update, which is sent with a write and never answered, so never settles', async () => {
+    const s = counted();
+    const path = s.file(
+      'c.yaml',
+      FILE.replace('editing_roles: teachers }', 'editing_roles: teachers, ' + 'notify_of_update: true }'),
+    );
+    const r = await s.run(['apply', '-f', path, '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('unknown field "notify_of_update" for a page');
+    expect(s.writes()).toEqual([]);
+  });
+
   it('--prune deletes a module and a page the file dropped, but keeps the front page and says why', async () => {
     const s = counted();
     const path = s.file('c.yaml', FILE);

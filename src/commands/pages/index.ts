@@ -44,10 +44,11 @@ const fieldFlags = {
     description: 'publish it then (ISO 8601), if unpublished',
     field: { name: 'publish_at', type: 'time' },
   },
+  // Sent with a write, never answered: no field of the page, so no apply file can hold it (it would
+  // differ from every answer, and be sent again on every run).
   notify: {
     long: 'notify',
     description: 'notify the course of the change',
-    field: { name: 'notify_of_update' },
   },
 } as const;
 

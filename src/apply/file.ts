@@ -32,7 +32,7 @@ import type {
   Source,
 } from './model.js';
 import { closest } from '../closest.js';
-import { rubricProblems } from './rubrics.js';
+import { readCriteria, rubricProblems, type Criterion } from './rubrics.js';
 import { readItem } from './modules.js';
 
 /** The largest apply file read: the YAML library holds some 60 times the text while it reads. */
@@ -269,6 +269,11 @@ class FileReader {
     // A rubric's criteria are the one field whose value nests (maps in a list); the scan bounded it.
     const raw = field.type === 'criteria' && isSeq(node) ? (node.toJSON() as unknown) : this.plain(node);
     if (raw === undefined) return undefined;
+    if (field.type === 'criteria' && raw !== null) {
+      const read = readCriteria(raw);
+      if (typeof read === 'string') this.problem(node, read);
+      return typeof read === 'string' ? undefined : read;
+    }
     const value = checkValue(field, raw);
     if (value === undefined)
       this.problem(node, `${field.name} must be ${describeType(field)}, not ${raw === null ? 'null' : show(raw)}`);
@@ -580,6 +585,7 @@ class FileReader {
       }
     }
     this.checkModules(course);
+    this.checkGradingRubrics(course);
     if (course.enrollments) {
       const sections = new Set((course.objects.sections ?? []).map((s) => s.key!));
       for (const e of course.enrollments) {
@@ -593,6 +599,31 @@ class FileReader {
           });
         }
       }
+    }
+  }
+
+  /**
+   * A rubric used for grading makes its assignment worth the rubric's points (Canvas sets
+   * points_possible to the rubric's total), so a file giving the two other totals would never settle:
+   * each run would set the assignment's points, and the rubric's association set them back.
+   */
+  private checkGradingRubrics(course: DesiredCourse): void {
+    for (const r of course.objects.rubrics ?? []) {
+      const key = r.refs.assignment;
+      if (r.fields.use_for_grading !== true || key === undefined || !Array.isArray(r.fields.criteria)) continue;
+      const assignment = (course.objects.assignments ?? []).find((a) => a.key === key);
+      const points = assignment?.fields.points_possible;
+      if (typeof points !== 'number') continue;
+      const total = (r.fields.criteria as Criterion[]).reduce((n, c) => n + c.points, 0);
+      if (total !== points)
+        this.problems.push({
+          ...r.source,
+          line: r.lines.use_for_grading ?? r.source.line,
+          message:
+            `a rubric used for grading makes its assignment worth the rubric's points: its criteria come to ` +
+            `${total}, and assignment "${key}" has points_possible ${points} (make them agree, or leave out ` +
+            'use_for_grading)',
+        });
     }
   }
 

@@ -66,31 +66,47 @@ const madeWithNone = (ratings: Rating[], points: number) =>
 
 /**
  * A list of criteria as a file gives it, or as the API lists a rubric's `data`; undefined when it is
- * not one. Ratings are read highest first, and a criterion's made-for-it two as none. Not one: a criterion without a
- * description or points, a rating worth more than its criterion, a key a criterion does not have, or what the flag
- * cannot say).
+ * not one. Ratings are read highest first, and a criterion's made-for-it two as none.
  */
 export function criteriaOf(raw: unknown): Criterion[] | undefined {
-  if (!Array.isArray(raw) || raw.length === 0) return undefined;
+  const read = readCriteria(raw);
+  return typeof read === 'string' ? undefined : read;
+}
+
+/** The criteria, or why they are not a list of criteria, in words that name the criterion. */
+export function readCriteria(raw: unknown): Criterion[] | string {
+  if (!Array.isArray(raw) || raw.length === 0) return 'criteria must be a list of one criterion or more';
   const out: Criterion[] = [];
-  for (const item of raw) {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return undefined;
+  for (const [i, item] of raw.entries()) {
+    const which = `criterion ${i + 1}`;
+    if (item === null || typeof item !== 'object' || Array.isArray(item))
+      return `${which} must be a map of its description, points and ratings`;
     const { description, points, ratings, ...rest } = item as Record<string, unknown>;
     const text = textOf(description);
-    if (text === undefined || !isPoints(points) || !onlyApiExtras(rest)) return undefined;
+    if (text === undefined) return `${which} needs a description`;
+    if (!isPoints(points)) return `${which} ("${text}") needs its points, a number of 0 or more`;
+    if (!onlyApiExtras(rest)) {
+      const unknown = Object.keys(rest).filter((k) => !onlyApiExtras({ [k]: true }));
+      return `${which} ("${text}") has ${unknown.join(', ')}; a criterion takes description, points, ratings`;
+    }
     const c: Criterion = { description: text, points };
     if (ratings !== undefined && ratings !== null) {
-      if (!Array.isArray(ratings)) return undefined;
+      if (!Array.isArray(ratings)) return `${which} ("${text}"): ratings must be a list`;
       const rs = ratings.map((r) => rating(r, points));
-      if (rs.some((r) => r === undefined)) return undefined;
+      const bad = rs.indexOf(undefined);
+      if (bad >= 0)
+        return (
+          `${which} ("${text}"): rating ${bad + 1} must be a description and points from 0 to the criterion's ` +
+          `${points}`
+        );
       // Highest first, as a rubric keeps them; the two a criterion given none is made with are none.
       const sorted = (rs as Rating[])
-        .map((r, i) => [r, i] as const)
-        .sort((a, b) => b[0].points - a[0].points || a[1] - b[1]);
+        .map((r, j) => [r, j] as const)
+        .sort((x, y) => y[0].points - x[0].points || x[1] - y[1]);
       const kept = sorted.map(([r]) => r);
       if (kept.length && !madeWithNone(kept, points)) c.ratings = kept;
     }
-    if (!sayable(c)) return undefined;
+    if (!sayable(c)) return `${which} ("${text}"): a description has no colon, and a rating's no comma`;
     out.push(c);
   }
   return out;

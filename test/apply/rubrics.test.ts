@@ -137,12 +137,26 @@ describe('rubrics in lms apply', () => {
     ).replace('assignment: lab1', 'assignment: lab2');
     const r = await s.run(['apply', '-f', s.file('c.yaml', bad), '--plan']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/criteria must be a list of criteria/);
+    expect(r.stderr).toContain('criterion 1 ("Hypothesis: why"): a description has no colon');
+    const over = FILE.replace('{ description: Partial, points: 6 }', '{ description: Partial, points: 11 }');
+    const overs = await s.run(['apply', '-f', s.file('o.yaml', over), '--plan']);
+    expect(overs.exitCode).toBe(2);
+    expect(overs.stderr).toContain(
+      'criterion 2 ("Analysis"): rating 2 must be a description and points from 0 to the criterion\'s 10',
+    );
     expect(r.stderr).toMatch(/assignment "lab2" is not the key/);
     const loose = FILE.replace('        assignment: lab1\n', '');
     const alone = await s.run(['apply', '-f', s.file('d.yaml', loose), '--plan']);
     expect(alone.exitCode).toBe(2);
     expect(alone.stderr).toContain('a rubric with use_for_grading needs the assignment it grades');
+    // Canvas makes a graded assignment worth its rubric's points: 15 and 16 would fight on every run.
+    const fighting = FILE.replace('points_possible: 15', 'points_possible: 16');
+    const fights = await s.run(['apply', '-f', s.file('e.yaml', fighting), '--plan']);
+    expect(fights.exitCode).toBe(2);
+    expect(fights.stderr).toContain(
+      "e.yaml:11 courses[0].rubrics[0]: a rubric used for grading makes its assignment worth the rubric's points: " +
+        'its criteria come to 15, and assignment "lab1" has points_possible 16',
+    );
     expect(s.writes()).toEqual([]);
   });
 

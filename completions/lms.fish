@@ -314,7 +314,7 @@ complete -c lms -n '__fish_seen_subcommand_from apply' -l 'exit-code' -d 'with -
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'lock-timeout' -x -d 'how long to wait while another lms apply on this machine applies one of the courses (0: do not wait); then exit 6'
 complete -c lms -n '__fish_seen_subcommand_from apply' -l 'plan' -d 'show what would change, and change nothing (as lms diff)'
-complete -c lms -n '__fish_seen_subcommand_from apply' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements, rubrics, pages, modules; conclude enrollments'
+complete -c lms -n '__fish_seen_subcommand_from apply' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, assignment groups, assignments, topics, announcements, rubrics, pages, modules; conclude enrollments'
 
 # lms assignment-groups
 complete -c lms -n '__fish_seen_subcommand_from assignment-groups; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'create' -d 'Create an assignment group (last, unless --position)'
@@ -599,7 +599,7 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -x -d 'changes in flight at once (the server may slow this further)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'exit-code' -d 'with --plan: exit 1 when something would change, 0 when nothing would (like git diff --exit-code)'
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'file' -s 'f' -r -F -d 'a YAML or JSON file of courses, a folder of them, or - for stdin (repeatable)'
-complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, announcements, rubrics, pages, modules; conclude enrollments'
+complete -c lms -n '__fish_seen_subcommand_from diff' -l 'prune' -d 'also remove what the file no longer lists, of the kinds each course lists: delete sections, assignment groups, assignments, topics, announcements, rubrics, pages, modules; conclude enrollments'
 
 # lms doctor
 complete -c lms -n '__fish_seen_subcommand_from doctor; and not __fish_seen_subcommand_from check help' -a 'check' -d 'Check Node, SQLite, the instance, its token, the proxy, what its certificate is verified against, and what the token may do (rate limit, masquerading), the clock, and the files lms keeps; exit 1 when any check fails'

@@ -380,6 +380,16 @@ class FileReader {
     }
     if (kindName === 'rubrics')
       for (const message of rubricProblems(desired.fields, desired.refs)) this.problem(node, message);
+    // A group is made before the assignments it holds, so it can name only assignments that exist.
+    const never = desired.fields['rules.never_drop'];
+    if (kindName === 'assignment_groups' && Array.isArray(never) && never.some((v) => !/^\d+$/.test(String(v))))
+      this.problems.push({
+        ...desired.source,
+        line: desired.lines['rules.never_drop'] ?? desired.source.line,
+        message:
+          'rules.never_drop takes the ids of assignments the instance has, not keys of the file: a group is made ' +
+          'before its assignments (set it once they exist: lms assignment-groups update --never-drop)',
+      });
     if (kind.natural) {
       const natural = desired.fields[kind.natural];
       if (typeof natural !== 'string' || natural === '') {

@@ -37,6 +37,20 @@ async function groupsOf(s: ReturnType<typeof counted>, course: string): Promise<
 }
 
 describe('assignment groups in lms apply', () => {
+  it("refuses rules.never_drop naming the file's assignments by key, before anything is sent", async () => {
+    const s = counted();
+    const path = s.file(
+      'c.yaml',
+      FILE.replace('rules.drop_lowest: 1 }', 'rules.drop_lowest: 1, rules.never_drop: ' + '[lab1] }'),
+    );
+    const r = await s.run(['apply', '-f', path, '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(
+      'c.yaml:7 courses[0].assignment_groups[0]: rules.never_drop takes the ids of ' + 'assignments',
+    );
+    expect(s.writes()).toEqual([]);
+  });
+
   it('makes the groups before the assignments they hold, and a second run sends no write', async () => {
     const s = counted();
     const path = s.file('c.yaml', FILE);

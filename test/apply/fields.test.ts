@@ -213,3 +213,16 @@ describe('fields, back into a verb and its options', () => {
     },
   );
 });
+
+describe('--prune, as its help says it', () => {
+  it('names every kind it deletes: those whose noun has a verb that removes one', async () => {
+    const t = await tree();
+    const apply = commandModel.topLevel.find((c) => c.name === 'apply');
+    const help = String(apply?.options?.find((o) => o.long === 'prune')?.description);
+    const deleted = Object.entries(t.kinds)
+      .filter(([, verbs]) => verbs.remove?.spec.name === 'delete')
+      .map(([kind]) => kind.replaceAll('_', ' '));
+    expect(deleted.length).toBeGreaterThan(5);
+    for (const kind of deleted) expect(help).toContain(kind);
+  });
+});

@@ -27,8 +27,8 @@ const options = {
     asksItself: true,
     long: 'prune',
     description:
-      'also remove what the file no longer lists, of the kinds each course lists: delete sections, topics, ' +
-      'announcements, rubrics, pages, modules; conclude enrollments',
+      'also remove what the file no longer lists, of the kinds each course lists: delete sections, assignment ' +
+      'groups, assignments, topics, announcements, rubrics, pages, modules; conclude enrollments',
   },
   concurrency: {
     long: 'concurrency',

@@ -53,6 +53,7 @@ export const COURSE = {
 } as const;
 
 const gradedBy = { assignment: { kind: 'assignments', field: 'assignment_id' } } as const;
+const inGroup = { group: { kind: 'assignment_groups', field: 'assignment_group_id' } } as const;
 
 export const KINDS: Record<KindName, Kind> = {
   sections: {
@@ -83,7 +84,7 @@ export const KINDS: Record<KindName, Kind> = {
     one: 'assignment',
     noun: 'assignments',
     title: 'name',
-    refs: { group: { kind: 'assignment_groups', field: 'assignment_group_id' } },
+    refs: inGroup,
     prune: 'delete',
   },
   topics: { name: 'topics', one: 'topic', noun: 'topics', title: 'title', refs: gradedBy, prune: 'delete' },
@@ -95,7 +96,8 @@ export const KINDS: Record<KindName, Kind> = {
     refs: gradedBy,
     prune: 'delete',
   },
-  quizzes: { name: 'quizzes', one: 'quiz', noun: 'quizzes', title: 'title', prune: 'delete' },
+  // A graded quiz is in a group, as an assignment is.
+  quizzes: { name: 'quizzes', one: 'quiz', noun: 'quizzes', title: 'title', refs: inGroup, prune: 'delete' },
   // After the assignments they grade (rubrics.ts: criteria are one field, the association three).
   rubrics: { name: 'rubrics', one: 'rubric', noun: 'rubrics', title: 'title', refs: gradedBy, prune: 'delete' },
   // Read with their bodies, and named by page_id:N, since a page's url slug changes with its title (pages.ts).

@@ -18,6 +18,8 @@ const FILE = `courses:
     assignments:
       - { key: lab1, name: Lab 1, points_possible: 15, group: labs }
       - { key: final, name: Final, points_possible: 100, group: exams }
+    quizzes:
+      - { key: midterm, title: Midterm, quiz_type: assignment, group: exams }
 `;
 
 const groupWrites = (s: ReturnType<typeof counted>) =>
@@ -73,6 +75,11 @@ describe('assignment groups in lms apply', () => {
     const assignments = JSON.parse(list.stdout) as { name: string; assignment_group_id: number }[];
     expect(assignments.find((a) => a.name === 'Lab 1')!.assignment_group_id).toBe(labs.id);
     expect(assignments.find((a) => a.name === 'Final')!.assignment_group_id).toBe(exams.id);
+    // A graded quiz is in the group the file names, as an assignment is.
+    const quizzes = JSON.parse(
+      (await s.run(['quizzes', 'list', '--course', 'sis_course_id:CHEM-1', '-o', 'json'])).stdout,
+    );
+    expect(quizzes.map((q: { assignment_group_id: number }) => q.assignment_group_id)).toEqual([exams.id]);
 
     const before = s.writes().length;
     const again = await s.run(['apply', '-f', path, '--yes']);
@@ -103,7 +110,7 @@ describe('assignment groups in lms apply', () => {
     expect((await s.run(['apply', '-f', path, '--yes'])).exitCode).toBe(0);
     s.file(
       'c.yaml',
-      FILE.replace('      - { key: exams, name: Exams, group_weight: 60 }\n', '').replace(', group: exams', ''),
+      FILE.replace('      - { key: exams, name: Exams, group_weight: 60 }\n', '').replaceAll(', group: exams', ''),
     );
     expect((await s.run(['apply', '-f', path, '--prune'])).exitCode).toBe(2);
     const r = await s.run(['apply', '-f', path, '--prune', '--yes']);
@@ -117,7 +124,7 @@ describe('assignment groups in lms apply', () => {
       const s = counted();
       expect((await s.run(['apply', '-f', s.file('c.yaml', FILE), '--yes'])).exitCode).toBe(0);
       const out = join(s.dir, 'out.yaml');
-      const include = ['--include', 'assignment_groups,assignments'];
+      const include = ['--include', 'assignment_groups,assignments,quizzes'];
       const e = await s.run(['export', 'course', 'sis_course_id:CHEM-1', ...include, '--out', out]);
       expect(e.exitCode, e.stderr).toBe(0);
       const text = readFileSync(out, 'utf8');
@@ -128,6 +135,7 @@ describe('assignment groups in lms apply', () => {
           expect.objectContaining({ name: 'Exams', group_weight: 60 }),
         ]),
       );
+      expect(course.quizzes).toEqual([expect.objectContaining({ title: 'Midterm', group: 'exams' })]);
       const before = s.writes().length;
       const same = await s.run(['apply', '-f', out, '--yes']);
       expect(same.exitCode, same.stderr).toBe(0);

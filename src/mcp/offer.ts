@@ -5,7 +5,7 @@
 import { readRest, type Session, type ToolResult } from './call.js';
 import { DEFAULT_TOOLSETS, isToolset, TOOLSETS, type ToolsetName } from './toolsets.js';
 import type { ObjectSchema } from './output-schema.js';
-import type { Tool } from './tools.js';
+import { mayDestroy, type Tool } from './tools.js';
 
 export interface Selection {
   toolsets: ReadonlySet<ToolsetName>;
@@ -237,7 +237,7 @@ function described(tool: Tool): Listed {
         ? { readOnlyHint: true, idempotentHint: true, openWorldHint: false }
         : {
             readOnlyHint: false,
-            destructiveHint: tool.access === 'destructive' || tool.destroying.length > 0,
+            destructiveHint: mayDestroy(tool),
             openWorldHint: false,
           },
   };

@@ -73,6 +73,13 @@ export interface Tool {
   spec: CommandSpec<never>;
 }
 
+/**
+ * Whether a call may destroy: a verb that always does, one given a flag that does, or one that asks
+ * itself when what it is given says so (a SIS file's deleted rows).
+ */
+export const mayDestroy = (t: Pick<Tool, 'access' | 'destroying' | 'spec'>): boolean =>
+  t.access === 'destructive' || t.destroying.length > 0 || t.spec.destroys === 'asks';
+
 /** Every tool of the model, in help order; the nouns about this machine are not even loaded. */
 export async function toolsOf(model: CommandModel): Promise<Tool[]> {
   const tools: Tool[] = [];

@@ -1,14 +1,13 @@
 // The toolsets and their tools as text, read off the command model: for `lms mcp --help`, and (as
 // Markdown) for the README and docs/mcp.md, which test/mcp/toolsets.test.ts keeps in step.
 import type { CommandModel } from '../model/command.js';
-import { toolsOf, type Tool } from './tools.js';
+import { mayDestroy, toolsOf, type Tool } from './tools.js';
 import { DEFAULT_TOOLSETS, TOOLSETS, type ToolsetName } from './toolsets.js';
 
 /**
  * A tool's name as listed: `+` when it changes data (--allow-writes), `!` when it may destroy (--allow-destructive).
  */
-const marked = (t: Tool) =>
-  `${t.name}${t.access === 'destructive' || t.destroying.length ? '!' : t.access === 'write' ? '+' : ''}`;
+const marked = (t: Tool) => `${t.name}${mayDestroy(t) ? '!' : t.access === 'write' ? '+' : ''}`;
 
 async function grouped(model: CommandModel): Promise<[ToolsetName, string, Tool[]][]> {
   const tools = await toolsOf(model);

@@ -190,6 +190,14 @@ describe('annotations and output schemas', () => {
     }
   });
 
+  it('says destructiveHint of an import whose file can delete, as of a verb that always does', () => {
+    const hint = (name: string) => every().find((t) => t.name === name)?.annotations.destructiveHint;
+    // A SIS file's deleted rows delete: the call is refused without --allow-destructive, so the hint says so.
+    for (const name of ['users_import', 'courses_import', 'sections_import', 'users_delete'])
+      expect(hint(name), name).toBe(true);
+    for (const name of ['users_create', 'courses_update', 'outcomes_import']) expect(hint(name), name).toBe(false);
+  });
+
   it('types the result of every tool: a route record, or a verb result of verb-results.ts; none is bare', () => {
     // Over every toolset, writes and destruction allowed: a verb whose answer is no route's record
     // needs its row in src/commands/verb-results.ts (then npm run mcp-shapes), or it fails here.

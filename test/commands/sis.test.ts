@@ -376,6 +376,41 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     expect(JSON.parse(found.stdout)).toMatchObject({ created: 1, existed: 4 });
   });
 
+  it("takes an observer's observee as part of the enrollment: a second observee is a new link", async () => {
+    // The seeded school: Olive (O-013) observes Sam (S-007) in BIO-101.
+    const lms = session();
+    const observers = async () =>
+      (
+        JSON.parse(
+          (await lms.run('enrollments list --course sis_course_id:BIO-101 --type observer -o json')).stdout,
+        ) as { user_id: number; associated_user_id: number | null }[]
+      )
+        .map((e) => `${e.user_id}:${e.associated_user_id}`)
+        .sort();
+    expect(await observers()).toEqual(['13:7']);
+    const header = 'course_id,user_id,role,section_id,status,associated_user_id\n';
+    const both = file(
+      'observe.csv',
+      `${header}BIO-101,O-013,observer,,active,S-007\nBIO-101,O-013,observer,,active,S-008\n`,
+    );
+    const writes = writesOf(lms);
+    const dry = await lms.run(['enrollments', 'import', '--update', '--dry-run', both, '-o', 'json']);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ created: 1, existed: 1, dry_run: true });
+    expect(writes).toEqual([]);
+    const r = await lms.run(['enrollments', 'import', '--update', both, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 1, existed: 1, failed: 0 });
+    expect(writes.map((w) => decodeURIComponent(String(w.body)))).toEqual([
+      expect.stringContaining('enrollment[associated_user_id]=8'),
+    ]);
+    expect(await observers()).toEqual(['13:7', '13:8']);
+    // Ending one link leaves the other: the row finds the enrollment of its own observee.
+    const end = file('observe-end.csv', `${header}BIO-101,O-013,observer,,inactive,S-008\n`);
+    const ended = await lms.run(['enrollments', 'import', '--update', '--yes', end, '-o', 'json']);
+    expect(JSON.parse(ended.stdout), ended.stderr).toMatchObject({ updated: 1, failed: 0 });
+    expect(await observers()).toEqual(['13:7']);
+  });
+
   it('concludes, deletes and deactivates by status after asking; failed rows go back in the SIS columns', async () => {
     const lms = await seeded();
     await lms.run([

@@ -51,8 +51,12 @@ interface EnrollmentRow extends BulkRow {
   /** A SIS row's course (sis_course_id:X); else the course comes from its section, or from --course. */
   course?: string;
   role_id?: string;
-  /** A SIS row's observee, as the API's path reads a user. */
-  associated?: string;
+  /**
+   * A SIS row's observee, as the API's path reads a user; null when its associated_user_id is empty. An
+   * observer enrollment is one per user, section and observee, so a SIS row matches only the one of its
+   * observee (or of none); a plain roster, which has no such column, matches whichever it finds.
+   */
+  associated?: string | null;
   limit?: boolean;
   /** A SIS row's completed, deleted or inactive status: ended through the enrollments end route. */
   ending?: 'completed' | 'deleted' | 'inactive';
@@ -107,7 +111,7 @@ function sisToRow(line: number, v: Record<string, string>): EnrollmentRow {
     ...(v.role_id ? { role_id: v.role_id } : {}),
     ...(v.section_id ? { section: `sis_section_id:${v.section_id}` } : {}),
     ...(v.course_id ? { course: `sis_course_id:${v.course_id}` } : {}),
-    ...(v.associated_user_id ? { associated: `sis_user_id:${v.associated_user_id}` } : {}),
+    associated: v.associated_user_id ? `sis_user_id:${v.associated_user_id}` : null,
     ...(v.limit_section_privileges ? { limit: v.limit_section_privileges.toLowerCase() === 'true' } : {}),
     ...(status === 'active' ? { state: 'active' } : { ending: status as EnrollmentRow['ending'], state: status }),
   };
@@ -222,6 +226,7 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
         throw e;
       }
       const section = row.section ? await sectionId(row.section) : undefined;
+      const observee = row.associated ? await userId(row.associated) : row.associated;
       // An ending row may find its enrollment already concluded (or deactivated).
       const states = row.ending ? [...LIVE, 'completed' as const] : [...LIVE];
       for await (const e of client.ops.enrollments.listCourse({
@@ -231,6 +236,7 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
         state: states,
       })) {
         if (row.role_id && String(e.role_id) !== row.role_id) continue;
+        if (observee !== undefined && (e.associated_user_id ?? null) !== observee) continue;
         if (section === undefined || e.course_section_id === section) return { id: e.id, current: e };
       }
       return undefined;
@@ -262,11 +268,14 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
         await client.ops.enrollments.end({ course_id: courseOf(row), id: found.id, task: END_TASKS[row.ending] });
         return;
       }
-      // Enrolling the same user, role and section again sets the state of the existing enrollment.
+      // Enrolling the same user, role, section and observee again sets the state of the existing
+      // enrollment; without its observee the instance would enroll the observer anew instead.
+      const observee = found.current.associated_user_id;
       const enrollment = {
         user_id: found.current.user_id,
         role_id: found.current.role_id,
         enrollment_state: row.state as 'active',
+        ...(observee ? { associated_user_id: observee } : {}),
       };
       await client.ops.enrollments.enrollSection({ section_id: found.current.course_section_id, enrollment });
     },

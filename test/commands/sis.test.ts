@@ -411,6 +411,19 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     expect(await observers()).toEqual(['13:7']);
   });
 
+  it('reads the file with --delimiter over the separator its header suggests', async () => {
+    const lms = await seeded();
+    const tabs = file('tabs.txt', 'course_id\tuser_id\trole\tstatus\nC1\tu1\tstudent\tactive\n');
+    const given = await lms.run(['enrollments', 'import', '--dry-run', '--delimiter', 'tab', tabs, '-o', 'json']);
+    expect(given.exitCode, given.stderr).toBe(0);
+    expect(JSON.parse(given.stdout)).toMatchObject({ created: 1, dry_run: true });
+    // A comma file read with the separator given: one column, which is no SIS file.
+    const commas = file('commas.csv', ENROLLMENTS);
+    const wrong = await lms.run(['enrollments', 'import', '--dry-run', '--delimiter', ';', commas]);
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain('--course is required');
+  });
+
   it('concludes, deletes and deactivates by status after asking; failed rows go back in the SIS columns', async () => {
     const lms = await seeded();
     await lms.run([

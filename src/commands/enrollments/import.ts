@@ -21,7 +21,7 @@ import {
 import { ApiError, ExitCode, UsageError } from '../../errors.js';
 import { destroysWith } from '../../model/command.js';
 import { ENDING_STATES, stateFlag } from './state.js';
-import type { Parsed } from '../../bulk/csv-input.js';
+import type { Delimiter, Parsed } from '../../bulk/csv-input.js';
 import { SIS_FILES, SIS_ROLES, sisKindOf, sisRowKey, sisRowProblems } from '../../spec/sis-csv.js';
 
 export const COLUMNS = ['user', 'type', 'role', 'section', 'state'] as const;
@@ -71,11 +71,15 @@ const ENDED_WORD = { completed: 'concluded', deleted: 'deleted', inactive: 'deac
  * in its own columns (so failed rows go back out in them), each row then taken as a roster row whose
  * ids are SIS ids and whose course may be its own.
  */
-function parseEnrollments(csv: typeof import('../../bulk/csv-input.js'), bytes: Buffer): Parsed & { sis: boolean } {
-  const read = csv.readCsvRecords(bytes, { columns: [], relaxColumnCount: true });
+function parseEnrollments(
+  csv: typeof import('../../bulk/csv-input.js'),
+  bytes: Buffer,
+  options: { delimiter?: Delimiter } = {},
+): Parsed & { sis: boolean } {
+  const read = csv.readCsvRecords(bytes, { columns: [], relaxColumnCount: true, ...options });
   const sis = !('problem' in read) && sisKindOf(read.header) === 'enrollment';
-  if (!sis) return { ...csv.parseCsv(bytes, PLAIN_SCHEMA), sis };
-  const parsed = csv.parseCsv(bytes, SIS_SCHEMA);
+  if (!sis) return { ...csv.parseCsv(bytes, PLAIN_SCHEMA, options), sis };
+  const parsed = csv.parseCsv(bytes, SIS_SCHEMA, options);
   // The result's user column: the row's user as the API's path reads it.
   for (const r of parsed.rows) r.values = { ...r.values, user: `sis_user_id:${r.values.user_id ?? ''}` };
   return { ...parsed, sis };
@@ -358,8 +362,8 @@ export const importEnrollments = command({
       job: 'enrollments.import',
       target: opts.course ?? 'sis',
       schema: PLAIN_SCHEMA,
-      parse: (bytes) => {
-        const parsed = parseEnrollments(csv, bytes);
+      parse: (bytes, _name, options) => {
+        const parsed = parseEnrollments(csv, bytes, options);
         sis = parsed.sis;
         if (!sis && !opts.course)
           throw new UsageError('--course is required unless the file is a SIS enrollments.csv (with course_id)');

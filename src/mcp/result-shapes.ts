@@ -205,6 +205,14 @@ export const RESULT_TYPES: Record<string, Record<string, readonly (JsonType | `$
     end_at: ['string', 'null'],
     students: ['array', 'null'],
   },
+  Role: {
+    id: ['number'],
+    role: ['string'],
+    label: ['string'],
+    base_role_type: ['string'],
+    workflow_state: ['string'],
+    account: ['object', 'null'],
+  },
   Admin: { id: ['number'], role: ['string'], role_id: ['number'], user: ['object'], workflow_state: ['string'] },
   Topic: {
     id: ['number'],
@@ -883,6 +891,7 @@ export const RESULTS: Record<string, readonly [type: string, list?: 'list']> = {
   'sections.delete': ['Section'],
   'sections.crosslist': ['Section'],
   'sections.uncrosslist': ['Section'],
+  'roles.list': ['Role'],
   'admins.list': ['Admin'],
   'admins.create': ['Admin'],
   'admins.delete': ['Admin'],

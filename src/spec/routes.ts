@@ -192,6 +192,11 @@ const specTable = {
 
 /** Real-API endpoints outside the spec that the tool's workflows need (spec/supporting-endpoints.tsv). */
 const supportingTable = {
+  // The roles an account's courses may enrol with (role_overrides_controller.rb#api_index): the
+  // built-in ones and, with show_inherited, the custom roles of the account and those above it.
+  roles: {
+    list: ['GET /api/v1/accounts/:account_id/roles', { paginated: true, resource: 'account' }],
+  },
   users: {
     get: ['GET /api/v1/users/:id', { resource: 'user' }],
     ignoreTodo: ['DELETE /api/v1/users/self/todo/:asset_string/:purpose'],

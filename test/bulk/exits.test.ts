@@ -222,9 +222,11 @@ describe('with -o json, stderr is exactly one JSON object', () => {
     [
       'enrollments import --sync, held back by a failed row',
       {
-        // No role of that name: the API refuses the enrollment (no request can check a role first).
+        // No role of that name: the API refuses the enrollment (a teacher may not read the roles to
+        // check them first).
         files: { 'r.csv': 'user,type,role\n7,student,\n8,,Dean\n' },
-        line: 'enrollments import --course 2 --sync --yes {r.csv}',
+        line: 'enrollments import --course 1 --sync --yes {r.csv}',
+        env: { LMS_TOKEN: TEACHER },
         code: 1,
         expected: {
           attention: [{ line: 3, user: '8', status: 'failed' }],

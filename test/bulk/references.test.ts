@@ -197,8 +197,10 @@ describe('messages name a row in the file’s words, never by its key', () => {
       'r.csv',
       'user,type,role\n7,student,\nSam,,Dean\n',
       'enrollments import --course 3 {file}',
-      'r.csv:3 (user Sam, Dean): failed: ',
+      // Refused before anything is sent, as every reference is.
+      'r.csv:3: role "Dean" is not an active role of account',
       ['sam|dean|'],
+      2,
     ],
     [
       'enrollments import, a state that differs',

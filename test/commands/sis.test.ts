@@ -424,6 +424,27 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     expect(wrong.stderr).toContain('--course is required');
   });
 
+  it("checks custom roles against the course's account first: an unknown one is refused, nothing sent", async () => {
+    const lms = session();
+    const writes = writesOf(lms);
+    const roles = file(
+      'roles.csv',
+      'course_id,user_id,role,role_id,status\nBIO-101,S-008,Grader,,active\nBIO-101,S-008,Marker,,active\n' +
+        'BIO-101,S-008,,999,active\n',
+    );
+    for (const dry of [['--dry-run'], []]) {
+      const r = await lms.run(['enrollments', 'import', ...dry, roles]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/roles\.csv:3: role "Marker" is not an active role of account \d+/);
+      expect(r.stderr).toMatch(/roles\.csv:4: role_id 999 is not an active role of account \d+/);
+      expect(r.stderr).not.toContain('roles.csv:2');
+    }
+    expect(writes).toEqual([]);
+    const good = file('roles-good.csv', 'course_id,user_id,role,status\nBIO-101,S-008,Grader,active\n');
+    const made = await lms.run(['enrollments', 'import', good, '-o', 'json']);
+    expect(JSON.parse(made.stdout), made.stderr).toMatchObject({ created: 1, failed: 0 });
+  });
+
   it('concludes, deletes and deactivates by status after asking; failed rows go back in the SIS columns', async () => {
     const lms = await seeded();
     await lms.run([

@@ -467,6 +467,7 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'admins.create': { path: '/api/v1/accounts/1/admins', body: { user_id: '3' }, allow: ROOT_ADMIN },
   'admins.delete': { path: '/api/v1/accounts/1/admins/2', body: { role_id: 7 }, allow: ROOT_ADMIN },
   'admins.list': { path: '/api/v1/accounts/1/admins', allow: ROOT_ADMIN },
+  'roles.list': { path: '/api/v1/accounts/1/roles', allow: ROOT_ADMIN },
 
   'history.days': { path: `/api/v1/${C}/gradebook_history/days`, allow: SAM_GRADERS },
   'history.day': { path: `/api/v1/${C}/gradebook_history/2026-09-16`, allow: SAM_GRADERS },

@@ -7,7 +7,8 @@ import type { BulkRow, BulkTask, Difference, RowResult } from '../../bulk/job.js
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import { command } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
-import type { Enrollment } from '../../spec/types/roster.js';
+import type { Enrollment, Role } from '../../spec/types/roster.js';
+import type { Course } from '../../spec/types/school.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import type { Problem } from '../../bulk/csv-input.js';
 import {
@@ -133,6 +134,58 @@ function toRow(line: number, v: Record<string, string>): EnrollmentRow {
   return { line, key: rowKey(v), user: v.user, role, section: v.section || undefined, state: v.state || undefined };
 }
 
+/** The roles a course of the account may enrol with, or undefined when the caller may not read them. */
+async function rolesOf(client: ApiClient, account: number): Promise<Role[] | undefined> {
+  const roles: Role[] = [];
+  try {
+    for await (const r of client.ops.roles.list({ account_id: account, show_inherited: true })) roles.push(r);
+  } catch (e) {
+    // Reading roles takes "Permissions - manage", which a teacher lacks: the instance then refuses an
+    // unknown role itself, as before.
+    if (e instanceof ApiError && [401, 403, 404].includes(e.status)) return undefined;
+    throw e;
+  }
+  return roles;
+}
+
+/**
+ * Rows whose custom role (a name or a role_id) their course's account does not have: refused with
+ * their line before anything is sent, rather than failing at their POST after other rows were made.
+ */
+async function roleProblems(
+  client: ApiClient,
+  rows: EnrollmentRow[],
+  courseOfLine: Map<number, number>,
+  known: Course[],
+  concurrency: number,
+): Promise<Problem[]> {
+  const custom = rows.filter((r) => r.role_id || !enrollmentTypeOf(r.role));
+  if (!custom.length) return [];
+  const { lookupEach, orMissing } = await import('../../bulk/resolve.js');
+  const accountOf = new Map(known.map((c) => [c.id, c.account_id]));
+  const unknownCourses = custom.flatMap((r) => {
+    const id = courseOfLine.get(r.line);
+    return id === undefined || accountOf.has(id) ? [] : [id];
+  });
+  const more = await lookupEach(unknownCourses, (id) => orMissing(client.ops.courses.get({ id })), concurrency);
+  for (const [id, c] of more) if (c) accountOf.set(id, c.account_id);
+  const accountOfRow = (r: EnrollmentRow) => accountOf.get(courseOfLine.get(r.line) ?? Number.NaN);
+  const accounts = custom.flatMap((r) => accountOfRow(r) ?? []);
+  const roles = await lookupEach(accounts, (account) => rolesOf(client, account), concurrency);
+  const problems: Problem[] = [];
+  for (const row of custom) {
+    const account = accountOfRow(row);
+    const held = account === undefined ? undefined : roles.get(account);
+    if (!held) continue;
+    const found = row.role_id
+      ? held.some((r) => String(r.id) === row.role_id)
+      : held.some((r) => r.role === row.role && r.base_role_type !== 'AccountMembership');
+    const named = row.role_id ? `role_id ${row.role_id}` : `role "${row.role}"`;
+    if (!found) problems.push({ line: row.line, message: `${named} is not an active role of account ${account}` });
+  }
+  return problems;
+}
+
 /** A lookup made once per key, however many rows ask (and however many at once). */
 function cached<T>(lookup: (key: string) => Promise<T>) {
   const cache = new Map<string, Promise<T>>();
@@ -216,6 +269,15 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
           else courseOfLine.set(row.line, section.course_id);
         } else if (courseId !== undefined) courseOfLine.set(row.line, courseId);
       }
+      problems.push(
+        ...(await roleProblems(
+          client,
+          rows,
+          courseOfLine,
+          [...courses.values()].filter((c) => !!c),
+          concurrency,
+        )),
+      );
       for (const [path, user] of users) if (user) userId.set(path, user.id);
       for (const [raw, section] of sections) if (section) sectionId.set(raw, section.id);
       return problems;
@@ -327,7 +389,7 @@ export const importEnrollments = command({
     'sections.get',
     'courses.get',
   ],
-  lookups: ['users.list'],
+  lookups: ['users.list', 'roles.list'],
   columns: resultColumns('user'),
   options: {
     course: {

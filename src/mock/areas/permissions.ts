@@ -12,6 +12,8 @@ export const PERMISSIONS = [
   // accounts
   'manage_account_settings',
   'manage_account_memberships',
+  /** Reading and changing the account's roles ("Permissions - manage"). */
+  'manage_role_overrides',
   'manage_user_logins',
   'manage_sis',
   'read_sis',

@@ -53,6 +53,7 @@ import type {
   Enrollment,
   ListEnrollmentsFilter,
   NewEnrollment,
+  Role,
   Section,
   SectionFields,
 } from './roster.js';
@@ -215,6 +216,11 @@ export interface Endpoints {
   'sections.delete': { params: { id: Id }; result: Section };
   'sections.crosslist': { params: { id: Id; new_course_id: Id }; result: Section };
   'sections.uncrosslist': { params: { id: Id }; result: Section };
+  // roles
+  'roles.list': {
+    params: { account_id: Id; state?: ('active' | 'inactive')[]; show_inherited?: boolean };
+    result: Role;
+  };
   // admins
   'admins.list': { params: { account_id: Id; user_id?: Id[] }; result: Admin };
   'admins.create': {

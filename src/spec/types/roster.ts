@@ -70,6 +70,16 @@ export interface SectionFields {
   end_at?: string;
 }
 
+/** A role (Api::V1::Role#role_json): `role` is its name, which enrollment[role] names it by. */
+export interface Role extends ApiObject {
+  id: number;
+  role: string;
+  label: string;
+  base_role_type: string;
+  workflow_state: string;
+  account?: { id: number } | null;
+}
+
 export interface Admin extends ApiObject {
   id: number;
   role: string;

@@ -18,6 +18,7 @@ import { demand } from '../access.js';
 import { adminsPolicy } from './policy.js';
 import {
   ACCOUNT_MEMBERSHIP,
+  accountChain,
   builtInRole,
   roleById,
   roleByName,
@@ -26,7 +27,7 @@ import {
 } from '../../school/accounts/repo.js';
 import { briefUserJson } from '../../school/users/present.js';
 import { hasLoginIn, userById, users } from '../../school/users/repo.js';
-import { addAdmin, adminsOfAccountQuery, findAdmin, removeAdmin, type AdminRow } from './repo.js';
+import { addAdmin, adminsOfAccountQuery, findAdmin, removeAdmin, rolesQuery, type AdminRow } from './repo.js';
 
 function adminJson(ctx: MockCtx, a: AdminRow, state = a.workflow_state): Admin {
   const role = roleById(ctx.db, a.role_id)!;
@@ -66,6 +67,25 @@ const listAdmins: Handler = (ctx) => {
   );
 };
 
+/** An account's roles: `state[]` active (the default) or inactive; `show_inherited` adds those above it. */
+const listRoles: Handler = (ctx) => {
+  const account = findAccount(ctx, ctx.path.account_id);
+  demand(ctx, adminsPolicy.roles, { account });
+  const asked = list(ctx.params, 'state').filter((s) => s === 'active' || s === 'inactive');
+  const states = asked.length ? asked : ['active'];
+  const accounts = bool(ctx.params, 'show_inherited') === true ? accountChain(ctx.db, account.id) : [account.id];
+  const root = rootOf(account);
+  return paginate(ctx, keysetSource<RoleRow>(ctx.db, rolesQuery(accounts, states)), (r) => ({
+    id: r.id,
+    role: r.name,
+    label: r.label,
+    base_role_type: r.base_role_type,
+    workflow_state: r.workflow_state,
+    account: { id: r.account_id ?? root },
+    is_account_role: r.base_role_type === ACCOUNT_MEMBERSHIP,
+  }));
+};
+
 const create: Handler = (ctx) => {
   const account = managedAccount(ctx);
   const raw = str(ctx.params, 'user_id');
@@ -95,4 +115,5 @@ export const adminsHandlers = {
   'admins.list': listAdmins,
   'admins.create': create,
   'admins.delete': remove,
+  'roles.list': listRoles,
 };

@@ -76,6 +76,21 @@ export function adminsOfAccountQuery(accountId: number, userIds: number[]): Keys
   return { sql: `SELECT * FROM account_users WHERE ${where.join(' AND ')}`, args, key: ['id'] };
 }
 
+/**
+ * The roles seen from an account: the built-in ones (when active roles are asked for), and the custom
+ * roles of `accounts` in the states asked for.
+ */
+export function rolesQuery(accounts: number[], states: string[]): KeysetQuery {
+  return {
+    sql:
+      `SELECT * FROM roles WHERE (account_id IS NULL AND workflow_state = 'active' AND ?)
+          OR (account_id IN (${placeholders(accounts.length)}) AND workflow_state IN ` +
+      `(${placeholders(states.length)}))`,
+    args: [states.includes('active') ? 1 : 0, ...accounts, ...states],
+    key: ['id'],
+  };
+}
+
 /** Accounts where a user holds any active admin role. */
 export function accountsAdministeredQuery(userId: number): KeysetQuery {
   return {

@@ -9,7 +9,6 @@ import {
   isOneLine,
   MAX_FIELD_BYTES,
   MAX_FILE_VALUES,
-  parseCsv,
   placeOf,
   placeWords,
   readInput,
@@ -498,11 +497,7 @@ class FileReader {
         return undefined;
       }
       const shown = this.name === 'stdin' ? path : join(dirname(this.name), path);
-      const parsed = parseCsv(read.bytes, {
-        columns: this.tree.roster.columns,
-        required: ['user'],
-        check: (v) => this.tree.roster.check(v),
-      });
+      const parsed = await this.tree.roster.parse(read.bytes, course.sis);
       for (const p of parsed.problems) this.problems.push({ file: shown, line: p.line, message: p.message });
       if (parsed.problems.length === 0)
         for (const row of parsed.rows) rows.push(this.toEnrollment(row.values, { file: shown, line: row.line }));

@@ -103,6 +103,8 @@ export interface ApplyTree {
     key(values: Record<string, string>): string;
     /** A row's problems, by itself. */
     check(values: Record<string, string>): string[];
+    /** A roster file (lms's columns, or a SIS enrollments.csv) of the course of this SIS id, as rows in the columns. */
+    parse(bytes: Buffer, course: string): Promise<Parsed>;
   };
   outcomes: {
     parse(bytes: Buffer, name: string): Parsed;

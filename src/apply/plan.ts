@@ -781,7 +781,9 @@ class Planner {
     const instanceSections = new Map<string, Promise<ApiObject | undefined>>();
     for (const row of rows) {
       if (!row.section) continue;
-      const fileSlot = fileSections.get(row.section);
+      // A SIS enrollments.csv names the file's own sections by their SIS id, as sis_section_id:X.
+      const bare = row.section.toLowerCase().startsWith('sis_section_id:') ? row.section.slice(15) : undefined;
+      const fileSlot = fileSections.get(row.section) ?? (bare === undefined ? undefined : fileSections.get(bare));
       if (fileSlot) {
         sectionOf.set(row, fileSlot);
         continue;

@@ -7,7 +7,7 @@ import { readApplyFiles } from '../../src/apply/file.js';
 import { kindVerbs, optionsFor, updateCalls, type KindVerbs } from '../../src/apply/fields.js';
 import type { ApplyTree } from '../../src/apply/model.js';
 import { readTree } from '../../src/apply/tree.js';
-import { checkRow, COLUMNS, rowKey } from '../../src/commands/enrollments/import.js';
+import { checkRow, COLUMNS, parseRoster, rowKey } from '../../src/commands/enrollments/import.js';
 import { toTreeRow, treeTask } from '../../src/commands/outcomes/import.js';
 import { parseTreeFile } from '../../src/commands/outcomes/tree-file.js';
 import { commandModel } from '../../src/commands/index.js';
@@ -15,7 +15,7 @@ import { fakeIO } from '../helpers/fake-io.js';
 import { counted } from './helpers.js';
 
 const shared: Pick<ApplyTree, 'roster' | 'outcomes'> = {
-  roster: { columns: COLUMNS, key: rowKey, check: checkRow },
+  roster: { columns: COLUMNS, key: rowKey, check: checkRow, parse: parseRoster },
   outcomes: { parse: parseTreeFile, toRow: toTreeRow, task: treeTask },
 };
 

@@ -3,7 +3,7 @@
 // double the time of the apply. Whoever the list does not show is still looked up, and a person who
 // does not exist is still a problem with its line.
 import { describe, expect, it } from 'vitest';
-import { counted } from './helpers.js';
+import { counted, issueCourse } from './helpers.js';
 
 const PEOPLE = 80;
 
@@ -55,5 +55,52 @@ describe('the people a large roster names', () => {
     expect(JSON.parse(applied.stdout).summary).toMatchObject({ create: PEOPLE + 3 });
     const again = await s.run(['diff', '-f', course, '--exit-code']);
     expect(again.exitCode, again.stdout).toBe(0);
+  });
+});
+
+describe("a roster file in Canvas's SIS enrollments.csv", () => {
+  const SIS = 'course_id,section_id,user_id,role,status,associated_user_id\n';
+
+  it("is read as enrollments import reads it: SIS ids, roles, the file's own sections by SIS id", async () => {
+    const s = counted();
+    const path = issueCourse(s);
+    s.file('roster.csv', `${SIS}BIO-201,BIO-201-A,S-008,student,active,\nBIO-201,,T-003,ta,active,\n`);
+    const r = await s.run(['apply', '-f', path, '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const listed = JSON.parse(
+      (await s.run('enrollments list --course sis_course_id:BIO-201 --fields user_id,role,course_section_id -o json'))
+        .stdout,
+    ) as { user_id: number; role: string; course_section_id: number }[];
+    const sections = JSON.parse((await s.run('sections list --course sis_course_id:BIO-201 -o json')).stdout) as {
+      id: number;
+      sis_section_id: string;
+    }[];
+    const labA = sections.find((x) => x.sis_section_id === 'BIO-201-A')!.id;
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        { user_id: 8, role: 'StudentEnrollment', course_section_id: labA },
+        expect.objectContaining({ user_id: 3, role: 'TaEnrollment' }),
+      ]),
+    );
+    const again = await s.run(['diff', '-f', path, '--exit-code']);
+    expect(again.exitCode, again.stdout).toBe(0);
+  });
+
+  it('refuses, with their lines, rows a roster cannot hold, and sends nothing', async () => {
+    const s = counted();
+    const path = issueCourse(s);
+    s.file(
+      'roster.csv',
+      `${SIS}BIO-201,,S-008,student,active,\nCHEM-201,,S-008,student,active,\n` +
+        'BIO-201,,O-013,observer,active,S-008\nBIO-201,,S-007,student,deleted,\nBIO-201,,S-007,student,retired,\n',
+    );
+    const r = await s.run(['diff', '-f', path]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('roster.csv:3: course_id "CHEM-201" is not the course BIO-201');
+    expect(r.stderr).toContain('roster.csv:4: associated_user_id "S-008": an apply file\'s roster cannot set it');
+    expect(r.stderr).toContain('roster.csv:5: status "deleted": a roster lists who is enrolled');
+    expect(r.stderr).toContain('roster.csv:6: status "retired" is not one of');
+    expect(r.stderr).not.toContain('roster.csv:2');
+    expect(s.writes()).toEqual([]);
   });
 });

@@ -50,7 +50,7 @@ async function apply(ctx: Context, opts: ApplyOptions, model: CommandModel): Pro
     import('../outcomes/import.js'),
   ]);
   return runApply(ctx, opts, model, {
-    roster: { columns: roster.COLUMNS, key: roster.rowKey, check: roster.checkRow },
+    roster: { columns: roster.COLUMNS, key: roster.rowKey, check: roster.checkRow, parse: roster.parseRoster },
     outcomes: { parse: trees.parseTreeFile, toRow: outcomes.toTreeRow, task: outcomes.treeTask },
   });
 }

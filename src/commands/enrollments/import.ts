@@ -122,6 +122,54 @@ function sisToRow(line: number, v: Record<string, string>): EnrollmentRow {
   };
 }
 
+/** A SIS file's cells that an apply file's roster, which enrolls through `enrollments add`, cannot hold. */
+const ROSTER_UNSUPPORTED = [
+  'associated_user_id',
+  'role_id',
+  'limit_section_privileges',
+  'user_integration_id',
+  'start_date',
+  'end_date',
+  'notify',
+  'root_account',
+] as const;
+
+/**
+ * A roster file as an apply file's `{ csv: FILE }` reads it: lms's columns, or a SIS enrollments.csv
+ * read as this import reads it, each row then in lms's columns. A row of another course, a status
+ * that ends an enrollment or a cell the roster cannot set is a problem with its line, never dropped.
+ */
+export async function parseRoster(bytes: Buffer, course: string): Promise<Parsed> {
+  const parsed = parseEnrollments(await import('../../bulk/csv-input.js'), bytes);
+  if (!parsed.sis) return parsed;
+  const problems = [...parsed.problems];
+  const rows: Parsed['rows'] = [];
+  for (const r of parsed.rows) {
+    const v = r.values;
+    const row = sisToRow(r.line, v);
+    const wrong = ROSTER_UNSUPPORTED.filter((c) => v[c]).map(
+      (c) => `${c} "${v[c]}": an apply file's roster cannot set it; run the file with lms enrollments import`,
+    );
+    if (v.course_id && v.course_id !== course)
+      wrong.push(`course_id "${v.course_id}" is not the course ${course} the roster is listed in`);
+    if (row.ending && row.ending !== 'inactive')
+      wrong.push(`status "${v.status}": a roster lists who is enrolled; run the file with lms enrollments import`);
+    if (wrong.length) {
+      problems.push(...wrong.map((message) => ({ line: r.line, message })));
+      continue;
+    }
+    const type = enrollmentTypeOf(row.role);
+    const values: Record<string, string> = {
+      user: row.user,
+      ...(type ? { type } : { role: row.role }),
+      ...(row.section ? { section: row.section } : {}),
+      ...(row.state ? { state: row.state } : {}),
+    };
+    rows.push({ ...r, values });
+  }
+  return { ...parsed, rows, problems };
+}
+
 /** What a row asks for: two rows of one key are one enrollment asked for twice. */
 export function rowKey(v: Record<string, string>): string {
   // An exported enrollment may name neither a known type nor a role (an instance left both out).

@@ -80,7 +80,7 @@ const exportCourse = (model: CommandModel) =>
         opts,
         model,
         {
-          roster: { columns: roster.COLUMNS, key: roster.rowKey, check: roster.checkRow },
+          roster: { columns: roster.COLUMNS, key: roster.rowKey, check: roster.checkRow, parse: roster.parseRoster },
           outcomes: { parse: treeFile.parseTreeFile, toRow: outcomes.toTreeRow, task: outcomes.treeTask },
         },
         {

@@ -1735,7 +1735,7 @@ complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcomman
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'failed-out' -r -F -d 'write failed (and skipped invalid) rows here as CSV, with an error column; import that file once fixed'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'restart' -d 'ignore what earlier runs of this file recorded, and check every row again'
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'skip-invalid' -d 'import the valid rows and report the invalid ones, instead of stopping'
-complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing users whose name, short_name, sortable_name, time_zone, locale differ from the file'
+complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from import' -l 'update' -d 'change existing users whose name, short_name, sortable_name, time_zone, locale, pronouns differ from the file'
 
 # lms users list flags
 complete -c lms -n '__fish_seen_subcommand_from users; and __fish_seen_subcommand_from list ls' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'

@@ -19,6 +19,7 @@ export interface UserRow {
   avatar_url: string | null;
   public_profile: number;
   manual_mark_as_read: number;
+  pronouns: string | null;
   workflow_state: string;
   created_at: string;
   updated_at: string;

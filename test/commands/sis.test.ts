@@ -269,7 +269,45 @@ describe('lms users import of a SIS users.csv', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ created: 2, failed: 0 });
     const grace = JSON.parse((await lms.run('users get sis_user_id:S-1 -o json')).stdout) as Record<string, unknown>;
-    expect(grace).toMatchObject({ name: 'Grace Hopper', sortable_name: 'Hopper, Grace', login_id: 'grace' });
+    expect(grace).toMatchObject({
+      name: 'Grace Hopper',
+      sortable_name: 'Hopper, Grace',
+      login_id: 'grace',
+      integration_id: 'i-1',
+    });
+  });
+
+  it("sends the login's integration id and provider and the pronouns; refuses what the API cannot set", async () => {
+    const lms = session();
+    const writes = writesOf(lms);
+    const header =
+      'user_id,integration_id,login_id,authentication_provider_id,full_name,pronouns,ssha_password,status\n';
+    const hashed = file(
+      'hashed.csv',
+      `${header}S-200,INT-200,sso1,saml,Sso One,she/her,,active\nS-201,,sso2,,Sso Two,,{SSHA}abc,active\n`,
+    );
+    for (const dry of [['--dry-run'], []]) {
+      const r = await lms.run(['users', 'import', ...dry, hashed]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('hashed.csv:3: ssha_password "{SSHA}abc": lms users import cannot set it');
+    }
+    expect(writes).toEqual([]);
+    const good = file('sso.csv', `${header}S-200,INT-200,sso1,saml,Sso One,she/her,,active\n`);
+    const r = await lms.run(['users', 'import', good, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 1, failed: 0 });
+    const sso = JSON.parse((await lms.run('users get sis_user_id:S-200 -o json')).stdout) as Record<string, unknown>;
+    expect(sso).toMatchObject({ login_id: 'sso1', integration_id: 'INT-200', pronouns: 'she/her' });
+    const login = lms.mock.db
+      .prepare(`SELECT authentication_provider_id AS provider FROM pseudonyms WHERE unique_id = 'sso1'`)
+      .get() as { provider: string };
+    expect(login.provider).toBe('saml');
+    // Pronouns changed in the file are a difference --update applies.
+    const they = file('sso-they.csv', `${header}S-200,INT-200,sso1,saml,Sso One,they/them,,active\n`);
+    const updated = await lms.run(['users', 'import', '--update', they, '-o', 'json']);
+    expect(JSON.parse(updated.stdout), updated.stderr).toMatchObject({ updated: 1, failed: 0 });
+    const after = JSON.parse((await lms.run('users get sis_user_id:S-200 -o json')).stdout) as Record<string, unknown>;
+    expect(after.pronouns).toBe('they/them');
   });
 
   it(

@@ -8,6 +8,7 @@ import type { User } from '../../spec/types/users.js';
 import { ApiError, UsageError } from '../../errors.js';
 import type { Delimiter, Parsed } from '../../bulk/csv-input.js';
 import { SIS_FILES, sisKindOf, sisRowProblems } from '../../spec/sis-csv.js';
+import { unsupportedCells } from '../../bulk/sis-rows.js';
 
 export const IMPORT_COLUMNS = [
   'name',
@@ -64,6 +65,12 @@ const PLAIN_USERS_SCHEMA = {
   check: checkRow,
 };
 
+/**
+ * Columns of a users.csv the users API cannot set (a hashed password, the SIS importer's own flags): a
+ * row filling one is refused rather than imported without it.
+ */
+const UNSUPPORTED = ['ssha_password', 'declared_user_type', 'canvas_password_notification', 'home_account'];
+
 const SIS_USERS_SCHEMA = {
   columns: SIS_FILES.user.columns,
   required: SIS_FILES.user.required,
@@ -71,6 +78,7 @@ const SIS_USERS_SCHEMA = {
   check: (v: Record<string, string>) => [
     ...sisRowProblems('user', v).filter((p) => !p.endsWith(' is empty')),
     ...checkRow(v),
+    ...unsupportedCells(v, UNSUPPORTED, 'users'),
     ...(v.status?.toLowerCase() === 'suspended'
       ? ['status "suspended": lms users import cannot suspend a login; run the file with lms sis import']
       : []),
@@ -88,16 +96,20 @@ function lmsValues(v: Record<string, string>): Record<string, string> {
     short_name: v.short_name ?? '',
     sortable_name: v.sortable_name || (v.first_name && v.last_name ? `${v.last_name}, ${v.first_name}` : ''),
     password: v.password ?? '',
+    integration_id: v.integration_id ?? '',
+    authentication_provider_id: v.authentication_provider_id ?? '',
+    pronouns: v.pronouns ?? '',
   };
 }
 
 /** What `PUT /api/v1/users/:id` accepts (spec, Users): an update applies these. */
-const UPDATABLE = ['name', 'short_name', 'sortable_name', 'time_zone', 'locale'] as const;
+const UPDATABLE = ['name', 'short_name', 'sortable_name', 'time_zone', 'locale', 'pronouns'] as const;
 /**
- * Compared but never applied: the API changes logins, emails and SIS ids elsewhere (login_id is the
- * row's key, matched case-insensitively, so it never differs; a password cannot be read back).
+ * Compared but never applied: the API changes logins, emails, SIS and integration ids elsewhere
+ * (login_id is the row's key, matched case-insensitively, so it never differs; a password and a
+ * login's authentication provider cannot be read back).
  */
-const FIXED = ['email', 'sis_user_id'] as const;
+const FIXED = ['email', 'sis_user_id', 'integration_id'] as const;
 
 /** One spelling per zone ("UTC" and "Etc/UTC", "america/chicago" and "America/Chicago" agree). */
 function canonicalZone(zone: string): string {
@@ -165,9 +177,13 @@ function usersTask(client: ApiClient, account: string, sis: boolean): BulkTask<I
           unique_id: v.login_id,
           password: v.password || undefined,
           sis_user_id: v.sis_user_id || undefined,
+          integration_id: v.integration_id || undefined,
+          authentication_provider_id: v.authentication_provider_id || undefined,
         },
         communication_channel: v.email ? { type: 'email', address: v.email } : undefined,
       });
+      // The users API sets pronouns on an update only (users_controller#update), not on create.
+      if (v.pronouns) await client.ops.users.update({ id: user.id, user: { pronouns: v.pronouns } });
       return user.id;
     },
     async update(row, found, changes) {

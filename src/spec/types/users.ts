@@ -6,11 +6,14 @@ export interface User extends ApiObject {
   sortable_name: string;
   short_name: string;
   sis_user_id?: string | null;
+  integration_id?: string | null;
   login_id?: string | null;
   avatar_url?: string;
   email?: string | null;
   locale?: string | null;
   time_zone?: string | null;
+  /** Shown where the root account allows pronouns. */
+  pronouns?: string | null;
 }
 
 export interface Profile extends ApiObject {
@@ -61,7 +64,15 @@ export interface CreateUserParams {
     locale?: string;
     birthdate?: string;
   };
-  pseudonym: { unique_id: string; password?: string; sis_user_id?: string; send_confirmation?: boolean };
+  pseudonym: {
+    unique_id: string;
+    password?: string;
+    sis_user_id?: string;
+    integration_id?: string;
+    /** An authentication provider's id, or its type (the first provider of that type). */
+    authentication_provider_id?: string;
+    send_confirmation?: boolean;
+  };
   communication_channel?: { type?: string; address?: string };
 }
 
@@ -73,6 +84,8 @@ export interface UpdateUserParams {
     sortable_name?: string;
     time_zone?: string;
     locale?: string;
+    /** Set on the user's profile; an empty string clears them (users_controller#update). */
+    pronouns?: string;
     avatar?: { token?: string; url?: string };
   };
 }

@@ -273,6 +273,8 @@ function applyUser(c: ApplyContext, v: Record<string, string>): Outcome {
     account: c.root,
     uniqueId: v.login_id,
     sis: v.user_id,
+    integration: v.integration_id || null,
+    provider: v.authentication_provider_id || null,
     password: v.password || null,
     now: c.now,
   });

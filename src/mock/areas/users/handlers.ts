@@ -173,11 +173,15 @@ const create: Handler = (ctx) => {
 
   const uniqueId = checkText(LOGIN, str(pseudonym, 'unique_id')?.trim(), 'pseudonym', 'unique_id');
   const sisUserId = checkText(STRING, str(pseudonym, 'sis_user_id')?.trim() || undefined, 'pseudonym', 'sis_user_id');
+  const loginText = (field: string) =>
+    checkText(STRING, str(pseudonym, field)?.trim() || undefined, 'pseudonym', field);
+  const integrationId = loginText('integration_id');
+  const provider = loginText('authentication_provider_id');
   checkText(STRING, str(pseudonym, 'password'), 'pseudonym', 'password');
   for (const field of ['name', 'short_name', 'sortable_name'] as const)
     checkText(STRING, str(user, field)?.trim(), 'user', field);
   checkText(STRING, str(channel, 'address')?.trim(), 'communication_channel', 'address');
-  if (sisUserId !== undefined) demand(ctx, usersPolicy.setSis, { account });
+  if (sisUserId !== undefined || integrationId !== undefined) demand(ctx, usersPolicy.setSis, { account });
   const root = rootOf(account);
   if (loginTaken(ctx.db, root, uniqueId))
     throw invalid('pseudonym', 'unique_id', 'taken', 'ID already in use for this account and authentication provider');
@@ -204,6 +208,8 @@ const create: Handler = (ctx) => {
     account: root,
     uniqueId,
     sis: sisUserId,
+    integration: integrationId,
+    provider,
     password: str(pseudonym, 'password'),
     now,
   });
@@ -223,6 +229,8 @@ const update: Handler = (ctx) => {
       next[field] = v.trim();
     }
   }
+  const pronouns = checkText(STRING, str(changes, 'pronouns')?.trim(), 'user', 'pronouns');
+  if (pronouns !== undefined) next.pronouns = pronouns || null;
   const tz = timeZone(str(changes, 'time_zone'));
   if (tz) next.time_zone = tz;
   const loc = locale(str(changes, 'locale'));

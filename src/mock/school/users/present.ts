@@ -15,7 +15,11 @@ export function userJson(ctx: MockCtx, u: UserRow | ListedUser): User {
   const login = !rights.logins
     ? undefined
     : listed
-      ? { unique_id: listed.login_unique_id, sis_user_id: listed.login_sis_user_id }
+      ? {
+          unique_id: listed.login_unique_id,
+          sis_user_id: listed.login_sis_user_id,
+          integration_id: listed.login_integration_id,
+        }
       : loginOf(db, u.id);
   return {
     id: u.id,
@@ -23,12 +27,13 @@ export function userJson(ctx: MockCtx, u: UserRow | ListedUser): User {
     created_at: u.created_at,
     sortable_name: u.sortable_name,
     short_name: u.short_name,
-    ...(rights.sis ? { sis_user_id: login?.sis_user_id ?? null, integration_id: null } : {}),
+    ...(rights.sis ? { sis_user_id: login?.sis_user_id ?? null, integration_id: login?.integration_id ?? null } : {}),
     ...(rights.logins ? { login_id: login?.unique_id ?? null } : {}),
     avatar_url: avatarUrl(ctx, u),
     ...(rights.logins ? { email: (listed ? listed.primary_email : primaryEmail(db, u.id)) ?? null } : {}),
     locale: u.locale,
     time_zone: u.time_zone,
+    pronouns: u.pronouns,
     last_login: null,
   };
 }

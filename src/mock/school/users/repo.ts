@@ -68,7 +68,10 @@ export function createUser(db: Db, u: NewUser): number {
 }
 
 export type UserChanges = Partial<
-  Pick<UserRow, 'name' | 'short_name' | 'sortable_name' | 'time_zone' | 'locale' | 'avatar_url' | 'manual_mark_as_read'>
+  Pick<
+    UserRow,
+    'name' | 'short_name' | 'sortable_name' | 'time_zone' | 'locale' | 'avatar_url' | 'manual_mark_as_read' | 'pronouns'
+  >
 >;
 
 export function updateUser(db: Db, id: number, changes: UserChanges, now: string): void {
@@ -78,7 +81,7 @@ export function updateUser(db: Db, id: number, changes: UserChanges, now: string
   run(
     db,
     'UPDATE users SET name = ?, short_name = ?, sortable_name = ?, time_zone = ?, locale = ?, avatar_url = ?, ' +
-      'manual_mark_as_read = ?, updated_at = ? WHERE id = ?',
+      'manual_mark_as_read = ?, pronouns = ?, updated_at = ? WHERE id = ?',
     next.name,
     next.short_name,
     next.sortable_name,
@@ -86,6 +89,7 @@ export function updateUser(db: Db, id: number, changes: UserChanges, now: string
     next.locale,
     next.avatar_url,
     next.manual_mark_as_read,
+    next.pronouns,
     now,
     id,
   );
@@ -104,6 +108,7 @@ export function deleteUser(db: Db, id: number, now: string): void {
 export interface Login {
   unique_id: string;
   sis_user_id: string | null;
+  integration_id: string | null;
   account_id: number;
 }
 
@@ -125,16 +130,28 @@ export function setSisLoginState(db: Db, account: number, sis: string, state: 'a
 
 export function addLogin(
   db: Db,
-  l: { user: number; account: number; uniqueId: string; sis?: string | null; password?: string | null; now: string },
+  l: {
+    user: number;
+    account: number;
+    uniqueId: string;
+    sis?: string | null;
+    integration?: string | null;
+    /** The authentication provider the login is for, as given: its id or its type (saml, cas, ldap, …). */
+    provider?: string | null;
+    password?: string | null;
+    now: string;
+  },
 ): number {
   return insert(
     db,
-    'INSERT INTO pseudonyms (user_id, account_id, unique_id, sis_user_id, password, created_at) VALUES (?, ?, ?, ?, ' +
-      '?, ?)',
+    'INSERT INTO pseudonyms (user_id, account_id, unique_id, sis_user_id, integration_id, ' +
+      'authentication_provider_id, password, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     l.user,
     l.account,
     l.uniqueId,
     l.sis ?? null,
+    l.integration ?? null,
+    l.provider ?? null,
     l.password ?? null,
     l.now,
   );
@@ -144,7 +161,8 @@ export function addLogin(
 export function loginOf(db: Db, userId: number): Login | undefined {
   return one<Login>(
     db,
-    `SELECT unique_id, sis_user_id, account_id FROM pseudonyms WHERE user_id = ? AND workflow_state <> 'deleted' ` +
+    'SELECT unique_id, sis_user_id, integration_id, account_id FROM pseudonyms WHERE user_id = ? AND ' +
+      `workflow_state <> 'deleted' ` +
       'ORDER BY id LIMIT 1',
     userId,
   );
@@ -265,11 +283,13 @@ export function allTokens(db: Db): { user_id: number; name: string; role: string
 export type ListedUser = UserRow & {
   login_unique_id: string | null;
   login_sis_user_id: string | null;
+  login_integration_id: string | null;
   primary_email: string | null;
 };
 
 /** A person as a list shows them: the record, their first live login, and their first live email address. */
 const PERSON_WITH_LOGIN = `SELECT u.*, l.unique_id AS login_unique_id, l.sis_user_id AS login_sis_user_id,
+    l.integration_id AS login_integration_id,
     (SELECT address FROM communication_channels WHERE user_id = u.id AND type = 'email' AND workflow_state <> 'retired'
       ORDER BY position LIMIT 1) AS primary_email
   FROM users u LEFT JOIN pseudonyms l ON l.id = (SELECT id FROM pseudonyms WHERE user_id = u.id

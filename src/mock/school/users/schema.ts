@@ -51,6 +51,7 @@ CREATE TABLE users (
   avatar_url TEXT,
   public_profile INTEGER NOT NULL DEFAULT 1,
   manual_mark_as_read INTEGER NOT NULL DEFAULT 0,
+  pronouns TEXT,
   workflow_state TEXT NOT NULL DEFAULT 'registered',
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
@@ -63,6 +64,8 @@ CREATE TABLE pseudonyms (
   account_id INTEGER NOT NULL REFERENCES accounts(id),
   unique_id TEXT NOT NULL,
   sis_user_id TEXT,
+  integration_id TEXT,
+  authentication_provider_id TEXT,
   password TEXT,
   workflow_state TEXT NOT NULL DEFAULT 'active',
   created_at TEXT NOT NULL

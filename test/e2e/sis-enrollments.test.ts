@@ -1,5 +1,6 @@
 // `lms enrollments import` of a SIS enrollments.csv over HTTP against `lms mock serve`: rows of two
-// courses with no --course, then a completed status that concludes through the end route, asked first.
+// courses with no --course, then a completed status that concludes through the end route, asked first;
+// an observer's second observee as a link of its own, and an unknown role refused before anything is sent.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +48,37 @@ describe('lms enrollments import of a SIS file against lms mock serve', () => {
       );
       const rows = JSON.parse(listed.stdout) as { enrollment_state: string }[];
       expect(rows.map((e) => e.enrollment_state)).toEqual(['completed']);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
+
+  it("links an observer to a second observee, and refuses a role the course's account lacks", async () => {
+    await ensureBuilt();
+    const { dir, env } = e2eWorkspace('sis-observers');
+    expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
+    const served = await serveMock(env);
+    const remote = { ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN };
+    try {
+      const header = 'course_id,user_id,role,section_id,status,associated_user_id\n';
+      const roles = join(dir, 'roles.csv');
+      writeFileSync(roles, `${header}BIO-101,S-008,student,,active,\nBIO-101,S-008,Marker,,active,\n`);
+      const refused = await spawnLms(['enrollments', 'import', roles], remote);
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toContain('roles.csv:3: role "Marker" is not an active role of account');
+
+      // The seeded school: Olive (O-013) observes Sam (S-007) in BIO-101.
+      const observe = join(dir, 'observe.csv');
+      writeFileSync(observe, `${header}BIO-101,O-013,observer,,active,S-007\nBIO-101,O-013,observer,,active,S-008\n`);
+      const r = await spawnLms(['enrollments', 'import', '--update', observe, '-o', 'json'], remote);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ created: 1, existed: 1, failed: 0 });
+      const listed = await spawnLms(
+        ['enrollments', 'list', '--course', 'sis_course_id:BIO-101', '--type', 'observer', '-o', 'json'],
+        remote,
+      );
+      const links = (JSON.parse(listed.stdout) as { associated_user_id: number }[]).map((e) => e.associated_user_id);
+      expect(links.sort()).toEqual([7, 8]);
     } finally {
       await served.stop();
     }

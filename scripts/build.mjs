@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -65,17 +66,36 @@ const packagesApart = {
   // file (its package is "type": "module"), which takes module.exports as the default.
   conf: { file: 'conf', source: "module.exports = require('conf').default;" },
   yaml: { file: 'yaml', source: "module.exports = require('yaml');" },
-  './sdk.js': { file: 'mcp-sdk', entry: 'src/mcp/sdk.ts', importer: /[\\/]src[\\/]mcp[\\/]/ },
+};
+
+/**
+ * Modules of lms's own, each a file of its own that the others require (as an external module):
+ * - the MCP SDK's one importer (src/mcp/sdk.ts), for `lms mcp` alone;
+ * - the mock's front door (src/mock/index.ts), and the mock behind it: a third of the CLI's code,
+ *   which a command against an instance never runs;
+ * - the errors (src/errors.ts), which the mock throws and the CLI tells apart by their classes:
+ *   one file, so one class of each, wherever it was thrown.
+ * Within its own folder a module is bundled as usual; layers.test.ts holds that nothing outside
+ * the mock imports from it but its front door, which would otherwise bundle a second mock.
+ */
+const sourcesApart = {
+  'src/mcp/sdk.ts': { file: 'mcp-sdk', folder: 'src/mcp/sdk.ts' },
+  'src/mock/index.ts': { file: 'mock', folder: 'src/mock/' },
+  'src/errors.ts': { file: 'errors', folder: 'src/errors.ts' },
 };
 const packageApart = {
   name: 'packages-apart',
   setup(b) {
-    for (const [name, { file, importer }] of Object.entries(packagesApart)) {
+    for (const [name, { file }] of Object.entries(packagesApart)) {
       const filter = new RegExp(`^${name.replace(/[./]/g, '\\$&')}$`);
-      b.onResolve({ filter }, (args) =>
-        !importer || importer.test(args.importer) ? { path: `./${file}.cjs`, external: true } : undefined,
-      );
+      b.onResolve({ filter }, () => ({ path: `./${file}.cjs`, external: true }));
     }
+    b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+      const source = relative(root, resolve(args.resolveDir, args.path)).replaceAll('\\', '/').replace(/\.js$/, '.ts');
+      const apart = sourcesApart[source];
+      const from = relative(root, args.importer).replaceAll('\\', '/');
+      return apart && !from.startsWith(apart.folder) ? { path: `./${apart.file}.cjs`, external: true } : undefined;
+    });
   },
 };
 /**
@@ -147,10 +167,8 @@ const common = {
   metafile: true,
 };
 
-const cli = await build({
+const ours = {
   ...common,
-  entryPoints: ['src/cli/entry.ts'],
-  outfile: 'dist/lms.cjs',
   // Dynamic imports become require() inside the bundle: Node's CommonJS loader, no ESM loader for them.
   supported: { 'dynamic-import': false },
   define: {
@@ -164,27 +182,28 @@ const cli = await build({
   // them (optional dependencies) keeps tokens in the profile file, and runs everything but Node 20's mock.
   external: ['@napi-rs/keyring', '@photostructure/sqlite'],
   plugins: [lazyChildProcess, packageApart],
-});
-// One character past ASCII makes V8 hold the whole bundle as two-byte text, which every start then
+};
+const cli = await build({ ...ours, entryPoints: ['src/cli/entry.ts'], outfile: 'dist/lms.cjs' });
+const apart = await Promise.all([
+  ...Object.values(packagesApart).map(({ file, source }) =>
+    build({ ...common, stdin: { contents: source, resolveDir: root, loader: 'js' }, outfile: `dist/${file}.cjs` }),
+  ),
+  ...Object.entries(sourcesApart).map(([entry, { file }]) =>
+    build({ ...ours, entryPoints: [entry], outfile: `dist/${file}.cjs`, plugins: [packageApart, noAjv] }),
+  ),
+]);
+// One character past ASCII makes V8 hold a whole file as two-byte text, which every start then
 // reads and checks at twice the size; esbuild escapes strings and identifiers but not regular
 // expression literals, so a source writes those characters as \u escapes.
-const bundle = readFileSync(new URL('../dist/lms.cjs', import.meta.url), 'latin1');
-const wide = bundle.search(/[^\x00-\x7f]/);
-if (wide >= 0)
-  throw new Error(
-    `dist/lms.cjs is not ASCII at ${JSON.stringify(bundle.slice(Math.max(0, wide - 40), wide + 10))}: ` +
-      'write the character as a \\u escape in its source',
-  );
-const apart = await Promise.all(
-  Object.values(packagesApart).map(({ file, source, entry }) =>
-    build({
-      ...common,
-      ...(entry ? { entryPoints: [entry] } : { stdin: { contents: source, resolveDir: root, loader: 'js' } }),
-      plugins: [noAjv],
-      outfile: `dist/${file}.cjs`,
-    }),
-  ),
-);
+for (const file of ['lms', ...Object.values(sourcesApart).map((a) => a.file)]) {
+  const text = readFileSync(new URL(`../dist/${file}.cjs`, import.meta.url), 'latin1');
+  const wide = text.search(/[^\x00-\x7f]/);
+  if (wide >= 0)
+    throw new Error(
+      `dist/${file}.cjs is not ASCII at ${JSON.stringify(text.slice(Math.max(0, wide - 40), wide + 10))}: ` +
+        'write the character as a \\u escape in its source',
+    );
+}
 
 // `lms --help` as the built CLI prints it off a terminal (80 columns): the launcher prints this file
 // instead of loading the CLI, as it does for --version. A test checks that the two stay the same.

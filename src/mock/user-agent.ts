@@ -7,7 +7,7 @@ import { headerOf } from './decode.js';
 import type { MockHandler } from './file-bytes.js';
 import type { ApiRequest, ApiResponse } from '../transport/types.js';
 
-export const USER_AGENT_REQUIRED =
+const USER_AGENT_REQUIRED =
   'A User-Agent header is required: name your client and version (for example "lms/1.0" or "MyTool/2.1 ' +
   '(admin@school.edu)")';
 

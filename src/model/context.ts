@@ -240,7 +240,7 @@ export function createContext(deps: Deps, globals: GlobalOptions): Context {
     mock: once(() =>
       deps.mock
         ? Promise.resolve(deps.mock)
-        : import('../mock/runtime.js').then(async (m) =>
+        : import('../mock/index.js').then(async (m) =>
             saidIfRebuilt(await m.loadMock(globals.mockDb ?? (await m.defaultMockDbPath(env)), env), ctx.warn),
           ),
     ),
@@ -392,7 +392,7 @@ async function buildClient(
 /** The mock, as the seeded admin unless LMS_TOKEN names another of its users. */
 async function mockClient(ctx: Context, connect: Connect): Promise<ApiClient> {
   const { env, instance } = ctx;
-  const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/runtime.js');
+  const { MOCK_BASE_URL, MOCK_ADMIN_TOKEN } = await import('../mock/index.js');
   const mock = await ctx.mock();
   tracer(ctx)?.(
     describeInstance(instance, `the mock (${mock.path})`, env.LMS_TOKEN ? 'LMS_TOKEN' : 'the seeded admin'),

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { bin, e2eWorkspace, ensureBuilt, peakRss, spawnLms } from '../helpers/e2e.js';
+import { bin, e2eWorkspace, ensureBuilt, peakRss, serveMock, spawnLms } from '../helpers/e2e.js';
 
 const { dir, env } = e2eWorkspace('output-filters');
 const base = { ...env, LMS_CACHE_DIR: join(dir, 'cache') };
@@ -21,9 +21,9 @@ interface ScriptCoverage {
 }
 
 /** What a run of lms loaded: the bundle modules whose initialisers ran, and the other scripts it compiled. */
-async function loaded(args: string[]) {
+async function loaded(args: string[], extra: Record<string, string> = {}) {
   const coverage = mkdtempSync(join(dir, 'coverage-'));
-  const r = await spawnLms(args, { ...base, NODE_V8_COVERAGE: coverage });
+  const r = await spawnLms(args, { ...base, ...extra, NODE_V8_COVERAGE: coverage });
   expect({ code: r.exitCode, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
   const scripts = readdirSync(coverage).flatMap(
     (f) => (JSON.parse(readFileSync(join(coverage, f), 'utf8')) as { result: ScriptCoverage[] }).result,
@@ -202,14 +202,25 @@ describe('lms --jq and -o yaml, spawned', () => {
 
   // The mock's SQLite on a Node without its own (20) is a package beside the bundle; on 22.13+ nothing loads.
   const SQLITE_DRIVER = /\/node_modules\/@photostructure\/sqlite\//;
-  // The CLI's own files a mock listing of users loads: the command line, the users verbs, the mock.
-  const LISTING = /\/dist\/lms\.cjs$/;
+  // The CLI's own files a mock listing of users loads: the command line, its errors, the mock.
+  const LISTING = /\/dist\/(lms|errors|mock)\.cjs$/;
 
   it('loads neither jq nor yaml for a listing that asks for neither', async () => {
     const run = await loaded(['--mock', 'users', 'list', '--account', '1']);
     expect(run.modules).toContain('src/output/render.ts');
     expect(run.modules.filter((m) => JQ(m) || YAML(m))).toEqual([]);
     expect(run.scripts.filter((url) => !LISTING.test(url) && !SQLITE_DRIVER.test(url))).toEqual([]);
+  });
+
+  it('reads none of the mock for a command against an instance', async () => {
+    const served = await serveMock({ ...base, LMS_MOCK_DB: join(dir, 'served.db') });
+    onTestFinished(() => served.stop());
+    const run = await loaded(['users', 'get', 'self', '-o', 'json'], {
+      LMS_BASE_URL: served.url,
+      LMS_TOKEN: '1~mock-admin',
+    });
+    expect(run.modules).toContain('src/output/render.ts');
+    expect(run.scripts.map((url) => url.replace(/.*\/dist\//, ''))).toEqual(['lms.cjs', 'errors.cjs']);
   });
 
   it('loads jq, from its own file, only for --jq', async () => {

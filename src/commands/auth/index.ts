@@ -87,7 +87,7 @@ export const authVerbs: Verbs = [
     ],
     async run({ ctx }) {
       if (ctx.instance.kind === 'mock') {
-        const { MOCK_ADMIN_TOKEN } = await import('../../mock/runtime.js');
+        const { MOCK_ADMIN_TOKEN } = await import('../../mock/index.js');
         return text(ctx.env.LMS_TOKEN || MOCK_ADMIN_TOKEN);
       }
       const remote = resolveRemote(ctx.instance, ctx.env, await ctx.profiles());

@@ -35,7 +35,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
     platform: process.platform,
     asUser,
     async sqlite() {
-      const { driverName, openSqlite } = await import('../../mock/db/driver.js');
+      const { driverName, openSqlite } = await import('../../mock/index.js');
       const driver = driverName();
       try {
         const db = openSqlite(':memory:');
@@ -50,7 +50,7 @@ export function systemProbe(ctx: Context): DoctorProbe {
       const choice = ctx.instance;
       const overridden: string[] = [...choice.overridden];
       if (choice.kind === 'mock') {
-        const { defaultMockDbPath } = await import('../../mock/runtime.js');
+        const { defaultMockDbPath } = await import('../../mock/index.js');
         // The mock that opened, or the one that would: if it cannot open, the checks after this say why.
         const where = await ctx.mock().then(
           (m) => m.path,

@@ -300,10 +300,7 @@ export const mockVerbs: Verbs = [
     async run({ opts, ctx }) {
       const { users, courses } = opts;
       if (courses !== undefined && users === undefined) throw new UsageError('--courses goes with --users');
-      const [{ reseed }, { SEED_EPOCH }] = await Promise.all([
-        import('../../mock/runtime.js'),
-        import('../../mock/seed.js'),
-      ]);
+      const { reseed, SEED_EPOCH } = await import('../../mock/index.js');
       const mock = await ctx.mock();
       // A database this run just created holds nothing to lose; any other is erased only on purpose.
       if (!mock.created)
@@ -311,7 +308,7 @@ export const mockVerbs: Verbs = [
       await reseed(mock.db, { clock: mock.now() });
       let extra = '';
       if (users) {
-        const { generateSchool } = await import('../../mock/generate.js');
+        const { generateSchool } = await import('../../mock/index.js');
         const made = generateSchool(mock.db, {
           users,
           courses: courses ?? Math.max(1, Math.floor(users / 100)),
@@ -331,7 +328,7 @@ export const mockVerbs: Verbs = [
     examples: ['lms mock reset --yes'],
     async run({ ctx }) {
       await ctx.confirm('Erase everything in the mock database');
-      const { reseed } = await import('../../mock/runtime.js');
+      const { reseed } = await import('../../mock/index.js');
       const mock = await ctx.mock();
       await reseed(mock.db, { minimal: true, clock: mock.now() });
       ctx.io.stderr.write(`Reset the mock database in ${mock.path}.\n`);
@@ -345,7 +342,7 @@ export const mockVerbs: Verbs = [
     examples: ['lms mock tokens -o json'],
     columns: ['user_id', 'name', 'role', 'token', 'client_id', 'client_secret'],
     async run({ ctx }) {
-      const { listTokens } = await import('../../mock/runtime.js');
+      const { listTokens } = await import('../../mock/index.js');
       return list(listTokens((await ctx.mock()).db));
     },
   }),
@@ -369,18 +366,17 @@ export const mockVerbs: Verbs = [
       const readyFile = prepareReadyFile(opts.readyFile);
       const tls =
         (opts.tlsCert ?? opts.tlsKey ?? opts.tlsSelfSigned)
-          ? await (await import('../../mock/tls.js')).serveIdentity(opts)
+          ? await (await import('../../mock/index.js')).serveIdentity(opts)
           : undefined;
-      const [{ serveMock, formatBytes }, { DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults }] =
-        await Promise.all([import('../../mock/serve.js'), import('../../mock/faults.js')]);
+      const { serveMock, formatBytes, DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults, requireUserAgent } =
+        await import('../../mock/index.js');
       const mock = await ctx.mock();
       // LMS_MOCK_FAULTS (already parsed by the runtime) is the base; flags override it.
       const faults = mergeFaults(mock.faults ?? {}, flags, DEFAULT_THROTTLE);
       const base = mock.base ?? mock.handler;
       const faulty = hasFaults(faults) ? withFaults(base, faults) : base;
       // Refused at the door, as a real instance's edge refuses it: before throttling or faults.
-      const handler =
-        opts.requireUserAgent === false ? faulty : (await import('../../mock/user-agent.js')).requireUserAgent(faulty);
+      const handler = opts.requireUserAgent === false ? faulty : requireUserAgent(faulty);
       const log = opts.quiet ? undefined : (line: string) => ctx.io.stderr.write(`${line}\n`);
       // The faults wrap the handler alone: uploads still stream to the mock's own desk.
       const { server, url, wildcard } = await serveMock({

@@ -3,12 +3,12 @@
 // dates compared as instants. Small on purpose: a command tree loads it to build its help; the CSV
 // reader is handed in when a job runs.
 import { UsageError } from '../errors.js';
-import { SIS_FILES, sisKindOf, sisRowProblems, type SisKind } from '../spec/sis-csv.js';
+import { SIS_KIND_FILES, sisKindOf, sisRowProblems, type SisFileKind, type SisKind } from '../spec/sis-csv.js';
 import type { Delimiter, Parsed, Schema } from './csv-input.js';
 import type { Difference } from './job.js';
 
 /** The lms verb that reads each kind of SIS file row by row through the API. */
-const READER: Partial<Record<SisKind, string>> = {
+const READER: Partial<Record<SisFileKind, string>> = {
   user: 'lms users import',
   enrollment: 'lms enrollments import',
   course: 'lms courses import',
@@ -27,7 +27,7 @@ export function sisParser(csv: typeof import('./csv-input.js'), kind: SisKind, s
     if (found && found !== kind) {
       const reader = READER[found] ?? 'lms sis import';
       throw new UsageError(
-        `${name} is a SIS ${SIS_FILES[found].file}, not a ${SIS_FILES[kind].file}: ${reader} reads it`,
+        `${name} is a SIS ${SIS_KIND_FILES[found].file}, not a ${SIS_KIND_FILES[kind].file}: ${reader} reads it`,
       );
     }
     return csv.parseCsv(bytes, schema, options);

@@ -1,16 +1,71 @@
 // Canvas's SIS import files (canvas-lms doc/api/sis_csv.md): which kind a file is, told by its
-// header as the instance tells it (a file's name says nothing), the columns of each kind, which are
-// required, the statuses a row may have, and the order an import applies the kinds in. The CLI's
-// `sis import --dry-run` and the mock's SIS job both read this one description.
+// header as the instance tells it (a file's name says nothing), the columns of each kind lms checks,
+// which are required, the statuses a row may have, and the order an import applies the kinds in. The
+// CLI's `sis import --dry-run` and the mock's SIS job both read this one description.
 import { TERM_OVERRIDE_TYPES } from './vocabulary.js';
 
+/**
+ * Every kind of file the instance's SIS import reads, in the order it tries them on a header and
+ * applies them (canvas-lms lib/sis/csv/import_refactored.rb IMPORTERS): a header is the first kind
+ * whose columns it has, so the order decides (an admins.csv has user_id and account_id, and is no
+ * enrollments.csv only because that needs course_id or section_id).
+ */
+const SIS_FILE_KINDS = [
+  'change_sis_id',
+  'account',
+  'term',
+  'abstract_course',
+  'course',
+  'section',
+  'xlist',
+  'user',
+  'login',
+  'enrollment',
+  'admin',
+  'group_category',
+  'group',
+  'group_membership',
+  'differentiation_tag_set',
+  'differentiation_tag',
+  'differentiation_tag_membership',
+  'grade_publishing_results',
+  'user_observer',
+] as const;
+export type SisFileKind = (typeof SIS_FILE_KINDS)[number];
+
+/** The kinds lms checks row by row (and the mock applies); the instance alone checks the others. */
 export type SisKind = 'account' | 'term' | 'course' | 'section' | 'user' | 'enrollment';
 
+/**
+ * Each kind's usual file name (sis_csv.md's, as messages name the kind) and its `data.counts` key
+ * (the importer's name made plural, as SisBatch counts it).
+ */
+export const SIS_KIND_FILES: Readonly<Record<SisFileKind, { file: string; count: string }>> = {
+  change_sis_id: { file: 'change_sis_id.csv', count: 'change_sis_ids' },
+  account: { file: 'accounts.csv', count: 'accounts' },
+  term: { file: 'terms.csv', count: 'terms' },
+  abstract_course: { file: 'abstract_courses.csv', count: 'abstract_courses' },
+  course: { file: 'courses.csv', count: 'courses' },
+  section: { file: 'sections.csv', count: 'sections' },
+  xlist: { file: 'xlists.csv', count: 'xlists' },
+  user: { file: 'users.csv', count: 'users' },
+  login: { file: 'logins.csv', count: 'logins' },
+  enrollment: { file: 'enrollments.csv', count: 'enrollments' },
+  admin: { file: 'admins.csv', count: 'admins' },
+  group_category: { file: 'group_categories.csv', count: 'group_categories' },
+  group: { file: 'groups.csv', count: 'groups' },
+  group_membership: { file: 'groups_membership.csv', count: 'group_memberships' },
+  differentiation_tag_set: { file: 'differentiation_tag_sets.csv', count: 'differentiation_tag_sets' },
+  differentiation_tag: { file: 'differentiation_tags.csv', count: 'differentiation_tags' },
+  differentiation_tag_membership: {
+    file: 'differentiation_tag_membership.csv',
+    count: 'differentiation_tag_memberships',
+  },
+  grade_publishing_results: { file: 'grade_publishing_results.csv', count: 'grade_publishing_results' },
+  user_observer: { file: 'user_observers.csv', count: 'user_observers' },
+};
+
 interface SisFile {
-  /** The file's usual name, as messages and `supplied_batches` name the kind. */
-  file: string;
-  /** The `data.counts` key of the kind. */
-  count: 'accounts' | 'terms' | 'courses' | 'sections' | 'users' | 'enrollments';
   columns: readonly string[];
   /** Columns every row fills; `anyOf` groups, one of which each row fills. */
   required: readonly string[];
@@ -18,27 +73,24 @@ interface SisFile {
   statuses: readonly string[];
 }
 
-/** The kinds in the order an import applies them: what rows refer to exists before them. */
+/** The kinds lms checks, in the order an import applies them: what rows refer to exists before them. */
 export const SIS_ORDER: readonly SisKind[] = ['account', 'term', 'course', 'section', 'user', 'enrollment'];
+
+/** Whether lms checks a kind's rows itself (else they are the instance's to check). */
+export const isCheckedKind = (kind: SisFileKind): kind is SisKind => (SIS_ORDER as readonly string[]).includes(kind);
 
 export const SIS_FILES: Readonly<Record<SisKind, SisFile>> = {
   account: {
-    file: 'accounts.csv',
-    count: 'accounts',
     columns: ['account_id', 'parent_account_id', 'name', 'status', 'integration_id'],
     required: ['account_id', 'name', 'status'],
     statuses: ['active', 'deleted'],
   },
   term: {
-    file: 'terms.csv',
-    count: 'terms',
     columns: ['term_id', 'name', 'status', 'integration_id', 'date_override_enrollment_type', 'start_date', 'end_date'],
     required: ['term_id', 'name', 'status'],
     statuses: ['active', 'deleted'],
   },
   course: {
-    file: 'courses.csv',
-    count: 'courses',
     columns: [
       'course_id',
       'short_name',
@@ -59,15 +111,11 @@ export const SIS_FILES: Readonly<Record<SisKind, SisFile>> = {
     statuses: ['active', 'deleted', 'completed', 'published'],
   },
   section: {
-    file: 'sections.csv',
-    count: 'sections',
     columns: ['section_id', 'course_id', 'name', 'status', 'integration_id', 'start_date', 'end_date'],
     required: ['section_id', 'course_id', 'name', 'status'],
     statuses: ['active', 'deleted'],
   },
   user: {
-    file: 'users.csv',
-    count: 'users',
     columns: [
       'user_id',
       'integration_id',
@@ -91,8 +139,6 @@ export const SIS_FILES: Readonly<Record<SisKind, SisFile>> = {
     statuses: ['active', 'suspended', 'deleted'],
   },
   enrollment: {
-    file: 'enrollments.csv',
-    count: 'enrollments',
     columns: [
       'course_id',
       'root_account',
@@ -136,19 +182,41 @@ export const SIS_ENDING_STATUSES: readonly string[] = [
   'deleted_last_completed',
 ];
 
+/** The columns that name the user a logins.csv adds a login to. */
+const EXISTING_USER = ['existing_user_id', 'existing_integration_id', 'existing_canvas_user_id'];
+
+/** The columns that tell each kind, as the instance's `*_csv?` checks ask of a (lower-cased) header. */
+const SNIFF: Readonly<Record<SisFileKind, (has: (c: string) => boolean) => boolean>> = {
+  change_sis_id: (has) => has('old_id') || has('old_integration_id'),
+  account: (has) => has('account_id') && has('parent_account_id'),
+  // No course has a name column (it has short_name and long_name), so term_id and name are a term.
+  term: (has) => has('term_id') && has('name'),
+  abstract_course: (has) => has('abstract_course_id') && !has('course_id') && has('short_name'),
+  course: (has) => has('course_id') && has('short_name'),
+  // No enrollment has a name column.
+  section: (has) => has('section_id') && has('name'),
+  xlist: (has) => has('xlist_course_id') && has('section_id'),
+  user: (has) => has('user_id') && has('login_id') && !EXISTING_USER.some(has),
+  login: (has) => EXISTING_USER.some(has),
+  enrollment: (has) => (has('section_id') || has('course_id')) && (has('user_id') || has('user_integration_id')),
+  admin: (has) => has('account_id') && has('user_id'),
+  group_category: (has) => has('group_category_id') && has('category_name'),
+  group: (has) => has('group_id') && has('name'),
+  group_membership: (has) => has('group_id') && has('user_id'),
+  differentiation_tag_set: (has) => has('tag_set_id') && has('set_name'),
+  differentiation_tag: (has) => has('tag_id') && has('name'),
+  differentiation_tag_membership: (has) => has('tag_id') && has('user_id'),
+  grade_publishing_results: (has) => has('enrollment_id') && has('grade_publishing_status'),
+  user_observer: (has) => has('observer_id') && has('student_id'),
+};
+
 /**
- * The kind of a file, from its header (trimmed, lower-cased) as the instance reads it; undefined
- * when it is none of them.
+ * The kind of a file, from its header (trimmed, lower-cased) as the instance reads it: the first
+ * kind in the instance's order whose columns it has; undefined when it is none of them.
  */
-export function sisKindOf(header: readonly string[]): SisKind | undefined {
+export function sisKindOf(header: readonly string[]): SisFileKind | undefined {
   const has = (c: string) => header.includes(c);
-  if (has('account_id') && has('parent_account_id')) return 'account';
-  if (has('section_id') && has('name') && has('course_id') && !has('user_id')) return 'section';
-  if (has('course_id') && has('short_name') && has('long_name')) return 'course';
-  if (has('term_id') && has('name') && !has('course_id')) return 'term';
-  if ((has('role') || has('role_id')) && (has('user_id') || has('user_integration_id'))) return 'enrollment';
-  if (has('user_id') && has('login_id')) return 'user';
-  return undefined;
+  return SIS_FILE_KINDS.find((kind) => SNIFF[kind](has));
 }
 
 /**

@@ -109,6 +109,44 @@ describe('lms sis import', () => {
     expect(writes).toEqual([]);
   });
 
+  it("tells every kind of file the instance reads by its header, in the instance's order", async () => {
+    const lms = session();
+    const writes = writesOf(lms);
+    const kinds = {
+      'a.csv': ['xlist_course_id,section_id,status\nC1,S1,active\n', 'xlist'],
+      'b.csv': ['observer_id,student_id,status\nu2,u1,active\n', 'user_observer'],
+      // user_id and role, but no course_id or section_id: an admin, not an enrollment.
+      'c.csv': ['user_id,account_id,role,status\nu1,,AccountAdmin,active\n', 'admin'],
+      // user_id and login_id, but a user named by an existing id: a login, not a user.
+      'd.csv': ['user_id,login_id,existing_user_id,status\nu9,ada2,u1,active\n', 'login'],
+      'e.csv': ['old_id,new_id,type\nu1,u1b,user\n', 'change_sis_id'],
+      'f.csv': ['group_category_id,category_name,status\nGC1,Teams,active\n', 'group_category'],
+      'g.csv': ['group_id,name,status\nG1,Team 1,available\n', 'group'],
+      'h.csv': ['group_id,user_id,status\nG1,u1,accepted\n', 'group_membership'],
+    } as const;
+    const path = file('kinds.zip', zipOf(Object.fromEntries(Object.entries(kinds).map(([n, [t]]) => [n, t]))));
+    const dry = await lms.run(['sis', 'import', path, '--dry-run', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const files = (JSON.parse(dry.stdout) as { files: { file: string; kind: string; rows: number }[] }).files;
+    expect(files.map((f) => [f.file, f.kind, f.rows])).toEqual(Object.entries(kinds).map(([n, [, k]]) => [n, k, 1]));
+    expect(writes).toEqual([]);
+  });
+
+  it('sends a kind the mock does not apply, which says so of the file while the rest applies', async () => {
+    const lms = session();
+    const path = file(
+      'mixed.zip',
+      zipOf({ 'users.csv': USERS, 'xlists.csv': 'xlist_course_id,section_id,status\nC1,S1,active\nC1,S2,active\n' }),
+    );
+    const r = await lms.run(['sis', 'import', path, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      workflow_state: 'imported_with_messages',
+      data: { supplied_batches: ['user', 'xlist'], counts: { users: 2, xlists: 0 } },
+    });
+    expect(r.stderr).toContain('warning: xlists.csv: this mock does not apply xlists rows; 2 rows skipped');
+  });
+
   it('asks before an import that can delete: batch mode, or a row whose status ends something', async () => {
     const lms = session();
     const writes = writesOf(lms);

@@ -98,6 +98,31 @@ describe('SIS imports', () => {
     ]);
   });
 
+  it('reads the kinds it does not apply, a warning naming each file, and applies the rest', async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const files = {
+      'users.csv': USERS,
+      'xlists.csv': 'xlist_course_id,section_id,status\nC1,S1,active\nC1,S2,active\nC2,S3,active\n',
+      'user_observers.csv': 'observer_id,student_id,status\nu2,u1,active\n',
+      'admins.csv': 'user_id,account_id,role,status\nu1,,AccountAdmin,active\n',
+    };
+    const done = await finished(mock, admin, (await importFiles(admin, zip(files), 'mixed.zip')).id);
+    expect(done).toMatchObject({
+      workflow_state: 'imported_with_messages',
+      data: {
+        supplied_batches: ['admin', 'user_observer', 'user', 'xlist'],
+        counts: { users: 2, xlists: 0, user_observers: 0, admins: 0, enrollments: 0 },
+      },
+    });
+    expect(done.processing_warnings).toEqual([
+      ['admins.csv', 'this mock does not apply admins rows; 1 row skipped'],
+      ['user_observers.csv', 'this mock does not apply user_observers rows; 1 row skipped'],
+      ['xlists.csv', 'this mock does not apply xlists rows; 3 rows skipped'],
+    ]);
+    expect((await admin.ops.users.get({ id: 'sis_user_id:u1' })).name).toBe('Ada Lovelace');
+  });
+
   it('keeps a term with courses in it that terms.csv deletes, as a warning, and deletes an empty one', async () => {
     const mock = freshMock();
     const admin = clientFor(mock, TOKENS.admin);

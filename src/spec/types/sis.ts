@@ -35,6 +35,7 @@ export const SIS_IMPORT_FAILED: readonly SisImportState[] = ['aborted', 'failed'
 
 /** Rows processed per kind of file (SisImportCounts). */
 interface SisImportCounts {
+  change_sis_ids?: number;
   accounts?: number;
   terms?: number;
   abstract_courses?: number;
@@ -42,10 +43,17 @@ interface SisImportCounts {
   sections?: number;
   xlists?: number;
   users?: number;
+  logins?: number;
   enrollments?: number;
+  admins?: number;
+  group_categories?: number;
   groups?: number;
   group_memberships?: number;
+  differentiation_tag_sets?: number;
+  differentiation_tags?: number;
+  differentiation_tag_memberships?: number;
   grade_publishing_results?: number;
+  user_observers?: number;
   batch_courses_deleted?: number;
   batch_sections_deleted?: number;
   batch_enrollments_deleted?: number;

@@ -5,12 +5,15 @@
 import { parse } from 'csv-parse/sync';
 import { ENROLLMENT_DROP_STATUSES, USER_REMOVE_STATUSES, type SisImport } from '../../../spec/types/sis.js';
 import {
+  isCheckedKind,
   SIS_FILES,
+  SIS_KIND_FILES,
   SIS_ORDER,
   sisHeaderProblems,
   sisKindOf,
   sisRowKey,
   sisRowProblems,
+  type SisFileKind,
   type SisKind,
 } from '../../../spec/sis-csv.js';
 import { SisFilesError, sisFilesOf } from '../../../spec/sis-files.js';
@@ -113,7 +116,7 @@ interface ReadFiles {
   /** Rows by kind, as keys and values: what a later import of the data set diffs against. */
   rows: Partial<Record<SisKind, Record<string, Record<string, string>>>>;
   sizes: Partial<Record<SisKind, number>>;
-  supplied: SisKind[];
+  supplied: SisFileKind[];
   errors: [string, string][];
   warnings: [string, string][];
 }
@@ -147,6 +150,16 @@ function readFiles(name: string, bytes: Uint8Array, extension: string | undefine
     const kind = sisKindOf(header);
     if (!kind) {
       out.errors.push([f.name, "Couldn't find Canvas CSV import headers"]);
+      continue;
+    }
+    if (!isCheckedKind(kind)) {
+      // A kind the instance applies and this mock does not: said of the file, and the rest applies.
+      if (!out.supplied.includes(kind)) out.supplied.push(kind);
+      const n = records.length - 1;
+      out.warnings.push([
+        f.name,
+        `this mock does not apply ${SIS_KIND_FILES[kind].count} rows; ${n} row${n === 1 ? '' : 's'} skipped`,
+      ]);
       continue;
     }
     const headerProblems = sisHeaderProblems(kind, header);
@@ -198,7 +211,7 @@ function diffed(
   };
   const { rows: before, sizes: beforeSizes } = JSON.parse(previous.rows) as Pick<ReadFiles, 'rows' | 'sizes'>;
   if (threshold !== null) {
-    for (const kind of read.supplied) {
+    for (const kind of read.supplied.filter(isCheckedKind)) {
       const was = beforeSizes[kind];
       const now = read.sizes[kind] ?? 0;
       if (was && Math.abs(1 - now / was) * 100 > threshold) return { items: read.items, exceeded: true };
@@ -214,8 +227,9 @@ function diffed(
     const current = read.rows[kind];
     if (!current || options.skip_deletes || !SIS_FILES[kind].statuses.includes('deleted')) continue;
     const status = dropped[kind] ?? 'deleted';
+    const file = SIS_KIND_FILES[kind].file;
     for (const [key, values] of Object.entries(old))
-      if (!(key in current)) items.push({ kind, file: SIS_FILES[kind].file, line: 0, values: { ...values, status } });
+      if (!(key in current)) items.push({ kind, file, line: 0, values: { ...values, status } });
   }
   return { items, exceeded: false };
 }

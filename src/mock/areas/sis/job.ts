@@ -8,7 +8,7 @@
 // anything is deleted. An aborted import applies nothing more.
 import type { Db } from '../../db/open.js';
 import type { MockCtx } from '../../kit.js';
-import { SIS_FILES } from '../../../spec/sis-csv.js';
+import { SIS_KIND_FILES } from '../../../spec/sis-csv.js';
 import { courseById, termBySis, updateCourse } from '../../school/courses/repo.js';
 import { enrollmentById, setEnrollmentState } from '../../school/enrollments/repo.js';
 import { restoreSection, sectionById } from '../../school/sections/repo.js';
@@ -39,7 +39,7 @@ export function startImport(
   const warnings = [...job.warnings];
   const errors = [...job.errors];
   const counts: Record<string, number> = {};
-  for (const kind of Object.values(SIS_FILES)) counts[kind.count] = 0;
+  for (const kind of Object.values(SIS_KIND_FILES)) counts[kind.count] = 0;
   let applied = 0;
   const place = (item: SisItem) => (item.line ? `row ${item.line}` : 'a row of the previous import');
 
@@ -52,7 +52,7 @@ export function startImport(
       if (ENDED.has(batchStateOf(db, job.batch) ?? 'aborted')) return;
       try {
         db.transaction(() => applyItem({ db, root: job.account, batch: job.batch, now }, item));
-        counts[SIS_FILES[item.kind].count] = (counts[SIS_FILES[item.kind].count] ?? 0) + 1;
+        counts[SIS_KIND_FILES[item.kind].count] = (counts[SIS_KIND_FILES[item.kind].count] ?? 0) + 1;
         applied++;
       } catch (e) {
         if (!isRowWarning(e)) throw e;

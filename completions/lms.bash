@@ -770,6 +770,7 @@ _lms_value_flag() {
     'sis import:--account'|'sis import '*':--account') _lms_words='@ids'; return 0 ;;
     'sis import:--batch-term'|'sis import '*':--batch-term') _lms_words=''; return 0 ;;
     'sis import:--change-threshold'|'sis import '*':--change-threshold') _lms_words=''; return 0 ;;
+    'sis import:--delimiter'|'sis import '*':--delimiter') _lms_words=''; return 0 ;;
     'sis import:--diffing-data-set-id'|'sis import '*':--diffing-data-set-id') _lms_words=''; return 0 ;;
     'sis import:--drop-status'|'sis import '*':--drop-status') _lms_words='deleted completed inactive'; return 0 ;;
     'sis import:--user-remove-status'|'sis import '*':--user-remove-status') _lms_words='deleted suspended'; return 0 ;;
@@ -1547,7 +1548,7 @@ _lms_flags() {
     'sis') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'sis abort') _lms_words='--account --all --as-user --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'sis help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
-    'sis import') _lms_words='--account --all --as-user --batch-mode --batch-term --change-threshold --diffing-data-set-id --drop-status --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --multi-term --no-color --no-input --no-mock --output -o --override-sis-stickiness --per-page --profile -p --raw --skip-deletes --timeout --user-remove-status --verbose -v --version -V --yes -y' ;;
+    'sis import') _lms_words='--account --all --as-user --batch-mode --batch-term --change-threshold --delimiter --diffing-data-set-id --drop-status --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --multi-term --no-color --no-input --no-mock --output -o --override-sis-stickiness --per-page --profile -p --raw --skip-deletes --timeout --user-remove-status --verbose -v --version -V --yes -y' ;;
     'sis list') _lms_words='--account --all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --state --timeout --verbose -v --version -V --yes -y' ;;
     'sis status') _lms_words='--account --all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'submissions') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;

@@ -1379,6 +1379,7 @@ complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'batch-mode' -d 'delete what earlier imports made in --batch-term and this one no longer names (asks first)'
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'batch-term' -x -d 'the term batch mode is limited to: id or sis_term_id:X'
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'change-threshold' -x -d 'fail rather than delete (batch mode) or diff more than this percentage'
+complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'delimiter' -x -d 'the CSV\'s separator: , ; or tab (default: read off its header)'
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'diffing-data-set-id' -x -d 'apply only what changed since the last import of this data set, dropping what it no longer lists (asks first)'
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'drop-status' -x -a 'deleted completed inactive' -d 'what batch mode or diffing makes of an enrollment the files no longer list (default: deleted)'
 complete -c lms -n '__fish_seen_subcommand_from sis; and __fish_seen_subcommand_from import' -l 'dry-run' -d 'check the files here (every problem with file and line) and send nothing'

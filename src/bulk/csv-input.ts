@@ -638,13 +638,7 @@ export async function readInput(
   }
   if (utf16) {
     const bytes = fromUtf16(Buffer.concat(chunks), utf16);
-    if (!bytes)
-      throw inputProblem(name, {
-        line: 1,
-        message:
-          `not valid ${utf16 === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'}, as its byte-order mark says (save ` +
-          'the file as UTF-8)',
-      });
+    if (!bytes) throw inputProblem(name, { line: 1, message: notUtf16Message(utf16) });
     const problem = scanInput(bytes, options.shape ?? shapeOfName(name));
     if (problem) throw refuse(problem);
     return { bytes, name, encoding: utf16 };
@@ -652,6 +646,36 @@ export async function readInput(
   const problem = scanner.end();
   if (problem) throw refuse(problem);
   return { bytes: Buffer.concat(chunks), name, encoding: 'utf-8' };
+}
+
+const notUtf16Message = (utf16: 'utf-16le' | 'utf-16be') =>
+  `not valid ${utf16 === 'utf-16le' ? 'UTF-16 LE' : 'UTF-16 BE'}, as its byte-order mark says (save the file as UTF-8)`;
+
+/**
+ * A CSV already in memory (a member of a zip) as readInput hands a file over: UTF-16 with its
+ * byte-order mark made UTF-8, anything else as it is (readCsvRecords finds what is not UTF-8).
+ */
+export function decodeCsv(bytes: Uint8Array): { bytes: Buffer; encoding: InputEncoding } | { problem: Problem } {
+  const utf16 = utf16Of(bytes);
+  if (!utf16) return { bytes: Buffer.from(bytes), encoding: 'utf-8' };
+  const decoded = fromUtf16(Buffer.from(bytes), utf16);
+  return decoded ? { bytes: decoded, encoding: utf16 } : { problem: { line: 1, message: notUtf16Message(utf16) } };
+}
+
+/**
+ * A CSV of another dialect written again as UTF-8 with commas, the one dialect some readers take
+ * (Canvas's SIS import): every cell as it was written (no guard taken off, nothing trimmed), one
+ * record a line with the file's line ending, blank lines kept so that lines keep their numbers.
+ */
+export async function asCommaCsv(bytes: Buffer, dialect: CsvDialect): Promise<Buffer> {
+  const { stringify } = await import('csv-stringify/sync');
+  const records = parse(bytes, {
+    bom: true,
+    delimiter: dialect.delimiter,
+    relax_column_count: true,
+    max_record_size: MAX_FIELD_BYTES,
+  }) as string[][];
+  return Buffer.from(stringify(records, { record_delimiter: dialect.eol === '\r\n' ? 'windows' : 'unix' }), 'utf8');
 }
 
 export interface Parsed {

@@ -11,6 +11,8 @@ const MAX_RATIO = 100;
 
 export interface SisFileBytes {
   name: string;
+  /** Its path in the zip (its name, for a CSV alone). */
+  path: string;
   bytes: Uint8Array;
 }
 
@@ -25,7 +27,7 @@ export function sisFilesOf(name: string, bytes: Uint8Array, extension?: string):
   const zip = extension ? extension.toLowerCase() === 'zip' : isZip(bytes) || /\.zip$/i.test(name);
   if (!zip) {
     if (bytes.length > MAX_SIS_BYTES) throw new SisFilesError(`${name} is larger than ${MAX_SIS_BYTES} bytes`);
-    return [{ name, bytes }];
+    return [{ name, path: name, bytes }];
   }
   const limit = Math.min(MAX_SIS_BYTES, bytes.length * MAX_RATIO);
   let declared = 0;
@@ -51,7 +53,7 @@ export function sisFilesOf(name: string, bytes: Uint8Array, extension?: string):
     throw new SisFilesError(`the zip cannot be read: ${e instanceof Error ? e.message : String(e)}`);
   }
   const files = Object.entries(unpacked)
-    .map(([n, b]) => ({ name: n.split('/').pop() ?? n, bytes: b }))
+    .map(([n, b]) => ({ name: n.split('/').pop() ?? n, path: n, bytes: b }))
     .sort((a, b) => a.name.localeCompare(b.name));
   if (files.length === 0) throw new SisFilesError('the zip holds no .csv file');
   return files;

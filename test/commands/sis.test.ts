@@ -147,6 +147,74 @@ describe('lms sis import', () => {
     expect(r.stderr).toContain('warning: xlists.csv: this mock does not apply xlists rows; 2 rows skipped');
   });
 
+  describe('reads the dialects spreadsheets write, and sends the instance UTF-8 with commas', () => {
+    const SEMI = 'user_id;login_id;full_name;status\r\nu1;ada;Lovelace, Ada;active\r\nu2;alan;Turing, Alan;active\r\n';
+    const utf16le = (text: string) => Buffer.from(`\uFEFF${text}`, 'utf16le');
+    const names = async (lms: ReturnType<typeof session>) =>
+      Promise.all(
+        ['u1', 'u2'].map(
+          async (u) =>
+            (JSON.parse((await lms.run(`users get sis_user_id:${u} -o json`)).stdout) as { name: string }).name,
+        ),
+      );
+
+    it.each([
+      ['a ";" CSV with CRLF', 'semi.csv', Buffer.from(SEMI)],
+      ['a tab-separated UTF-16 LE file', 'tabs.csv', utf16le(SEMI.replaceAll(';', '\t'))],
+      ['a UTF-16 BE file with commas', 'be.csv', utf16le(USERS).swap16()],
+      ['a zip whose member is ";"', 'semi.zip', zipSync({ 'in/users.csv': strToU8(SEMI), 'c.csv': strToU8(COURSES) })],
+    ])('%s: checked as it is, imported as the instance reads it', async (_, name, bytes) => {
+      const lms = session();
+      const path = file(name, bytes);
+      const dry = await lms.run(['sis', 'import', path, '--dry-run', '-o', 'json']);
+      expect(dry.exitCode, dry.stderr).toBe(0);
+      expect(JSON.parse(dry.stdout)).toMatchObject({
+        files: expect.arrayContaining([{ ...fileOf(name), kind: 'user', rows: 2, ending: 0 }]),
+      });
+      const r = await lms.run(['sis', 'import', path, '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ workflow_state: 'imported', data: { counts: { users: 2 } } });
+      expect(await names(lms)).toEqual(
+        name === 'be.csv' ? ['Ada Lovelace', 'Alan Turing'] : ['Lovelace, Ada', 'Turing, ' + 'Alan'],
+      );
+    });
+
+    function fileOf(name: string) {
+      return { file: name.endsWith('.zip') ? 'users.csv' : name };
+    }
+
+    it('finds the same problems in a dry run and a real one, with file and line; nothing sent', async () => {
+      const lms = session();
+      const writes = writesOf(lms);
+      const bad = file('bad-semi.csv', `${SEMI}u3;;Hopper, Grace;retired\r\n`);
+      for (const flags of [['--dry-run'], []]) {
+        const r = await lms.run(['sis', 'import', bad, ...flags]);
+        expect(r.exitCode).toBe(2);
+        expect(r.stderr).toContain('bad-semi.csv:4: login_id is empty');
+        expect(r.stderr).toContain('bad-semi.csv:4: status "retired" is not one of active, suspended, deleted');
+      }
+      expect(writes).toEqual([]);
+    });
+
+    it('honours --delimiter over the header, and refuses Latin-1 as before', async () => {
+      const lms = session();
+      const writes = writesOf(lms);
+      const tab = await lms.run(['sis', 'import', file('semi2.csv', SEMI), '--delimiter', 'tab', '--dry-run']);
+      expect(tab.exitCode).toBe(2);
+      expect(tab.stderr).toContain('semi2.csv:1: not a SIS import file');
+      const latin = file(
+        'latin.csv',
+        Buffer.from('user_id,login_id,full_name,status\nu1,jose,Jos\xe9,active\n', 'latin1'),
+      );
+      for (const flags of [['--dry-run'], []]) {
+        const r = await lms.run(['sis', 'import', latin, ...flags]);
+        expect(r.exitCode).toBe(2);
+        expect(r.stderr).toContain('latin.csv:2: not valid UTF-8: it looks like Latin-1 (ISO-8859-1)');
+      }
+      expect(writes).toEqual([]);
+    });
+  });
+
   it('asks before an import that can delete: batch mode, or a row whose status ends something', async () => {
     const lms = session();
     const writes = writesOf(lms);

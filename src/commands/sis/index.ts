@@ -26,7 +26,10 @@ import {
   USER_REMOVE_STATUSES,
 } from '../../spec/types/sis.js';
 import type { Problem } from '../../bulk/csv-input.js';
+import { DELIMITER_FLAG } from '../../bulk/options.js';
 import { sourceName, type InputSource } from '../../io/bounded.js';
+import { err } from '../../io/streams.js';
+import type { Context } from '../../model/context.js';
 
 const COLUMNS = [
   'id',
@@ -50,36 +53,57 @@ interface CheckedFile {
 
 /**
  * Reads the import's files as the instance will, and lists every problem with its file and line.
- * The input is a path, or the text a surface handed over under its name (`lms mcp`: a CSV).
+ * The input is a path, or the text a surface handed over under its name (`lms mcp`: a CSV). The
+ * instance reads a CSV only as UTF-8 with commas: a file in another dialect lms reads (`;` or tab,
+ * UTF-16) is checked as what it says and sent written again in that one (a zip rebuilt around it).
  */
 async function checkSisFiles(
   source: InputSource,
-  stdin: NodeJS.ReadableStream,
+  ctx: Context,
+  delimiterValue: string | undefined,
 ): Promise<{ bytes: Uint8Array; zip: boolean; name: string; files: CheckedFile[] }> {
   const path = sourceName(source);
   const { readBounded } = await import('../../io/bounded.js');
   // A path, `-` for stdin, or the text a surface handed over: read only up to the bound, whatever it is.
-  const bytes = new Uint8Array(await readBounded(source, stdin, { limit: MAX_SIS_BYTES, what: 'the SIS import' }));
-  const zip = isZip(bytes) || /\.zip$/i.test(path);
+  const raw = new Uint8Array(await readBounded(source, ctx.io.stdin, { limit: MAX_SIS_BYTES, what: 'the SIS import' }));
+  const zip = isZip(raw) || /\.zip$/i.test(path);
   // What the attachment is called: a text handed over is named after its input, as a CSV.
   const name = /\.(csv|zip)$/i.test(basename(path)) ? basename(path) : `${basename(path)}.${zip ? 'zip' : 'csv'}`;
   let entries: ReturnType<typeof sisFilesOf>;
   try {
-    entries = sisFilesOf(name, bytes, zip ? 'zip' : 'csv');
+    entries = sisFilesOf(name, raw, zip ? 'zip' : 'csv');
   } catch (e) {
     if (e instanceof SisFilesError) throw new UsageError(`${path}: ${e.message}. Nothing was sent.`);
     throw e;
   }
-  const { readCsvRecords, placeOf } = await import('../../bulk/csv-input.js');
+  const csv = await import('../../bulk/csv-input.js');
+  const delimiter = csv.delimiterFlag(delimiterValue);
   const problems: string[] = [];
   const files: CheckedFile[] = [];
-  const add = (file: string, p: Problem) => problems.push(`  ${placeOf(file, p)}: ${p.message}`);
+  const sent: Record<string, Uint8Array> = {};
+  let converted = false;
+  const add = (file: string, p: Problem) => problems.push(`  ${csv.placeOf(file, p)}: ${p.message}`);
   for (const entry of entries) {
-    const read = readCsvRecords(Buffer.from(entry.bytes), { columns: [], relaxColumnCount: true });
+    const decoded = csv.decodeCsv(entry.bytes);
+    if ('problem' in decoded) {
+      add(entry.name, decoded.problem);
+      continue;
+    }
+    const dialect = csv.dialectOf(decoded.bytes, { delimiter, encoding: decoded.encoding });
+    const read = csv.readCsvRecords(decoded.bytes, {
+      columns: [],
+      relaxColumnCount: true,
+      delimiter: dialect.delimiter,
+    });
     if ('problem' in read) {
       add(entry.name, read.problem);
       continue;
     }
+    if (dialect.delimiter !== ',' || dialect.encoding !== 'utf-8') {
+      if (ctx.globals.verbose) err(ctx.io, `${entry.name}: ${csv.dialectWords(dialect)}; sent as UTF-8 with commas\n`);
+      sent[entry.path] = dialect.delimiter === ',' ? decoded.bytes : await csv.asCommaCsv(decoded.bytes, dialect);
+      converted = true;
+    } else sent[entry.path] = entry.bytes;
     const kind = sisKindOf(read.header);
     if (!kind) {
       add(entry.name, {
@@ -109,6 +133,9 @@ async function checkSisFiles(
       `${path} has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent:\n` +
         `${problems.slice(0, 50).join('\n')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,
     );
+  // The zip's CSV files, under their paths, each as the instance reads it (what else it held, the instance skips).
+  const { zipSync } = await import('fflate');
+  const bytes = !converted ? raw : zip ? zipSync(sent) : Object.values(sent)[0]!;
   return { bytes, zip, name, files };
 }
 
@@ -179,6 +206,7 @@ const importSis = command({
       long: 'dry-run',
       description: 'check the files here (every problem with file and line) and send nothing',
     },
+    delimiter: DELIMITER_FLAG,
   },
   examples: [
     'lms sis import --dry-run sis-users.csv',
@@ -201,7 +229,7 @@ const importSis = command({
       throw new UsageError('--user-remove-status is for a diffed import: give --diffing-data-set-id');
     if (opts.dropStatus && !batchMode && !opts.diffingDataSetId)
       throw new UsageError('--drop-status is for batch mode or a diffed import: nothing else drops an enrollment');
-    const checked = await checkSisFiles(ctx.input(args[0]), ctx.io.stdin);
+    const checked = await checkSisFiles(ctx.input(args[0]), ctx, opts.delimiter);
     if (opts.multiTerm && !checked.files.some((f) => f.kind === 'term'))
       throw new UsageError('--multi-term replaces the terms a terms.csv names, and the import has none');
     // What the instance drops, past the rows that say so: batch mode what the batch no longer names,

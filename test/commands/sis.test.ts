@@ -348,11 +348,18 @@ describe('lms sis import', () => {
     expect(missing.exitCode).toBe(4);
   });
 
-  it('aborts an import that has not ended, and says an ended one stays as it ended', async () => {
+  it('says in one line that an import had already ended, exit 4, as the instance answers 404', async () => {
     const lms = session();
-    const r = await lms.run('sis abort 1 -o json');
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: 1, workflow_state: 'imported' });
+    const r = await lms.run('sis abort 1');
+    expect(r.exitCode).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('SIS import 1 had already ended imported; there is nothing to abort');
+    const json = await lms.run('sis abort 1 -o json');
+    expect(json.exitCode).toBe(4);
+    expect(json.stdout).toBe('');
+    const missing = await lms.run('sis abort 999');
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).not.toContain('had already ended');
   });
 });
 

@@ -71,6 +71,11 @@ interface Row {
   /** A JSON body that would succeed for an allowed caller. */
   body?: Record<string, unknown>;
   allow: readonly Role[];
+  /**
+   * The seeded record is not one the route acts on (an import that has ended, for abort): an allowed
+   * caller is answered 404, where the others are refused with 401 or 403.
+   */
+  notFoundWhenAllowed?: true;
 }
 
 /** An authorization request of the seeded developer key, as `lms auth login` sends one. */
@@ -499,7 +504,12 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'sis.create': { path: '/api/v1/accounts/1/sis_imports', allow: ROOT_ADMIN },
   'sis.list': { path: '/api/v1/accounts/1/sis_imports', allow: ROOT_ADMIN },
   'sis.get': { path: '/api/v1/accounts/1/sis_imports/1', allow: ROOT_ADMIN },
-  'sis.abort': { path: '/api/v1/accounts/1/sis_imports/1/abort', body: {}, allow: ROOT_ADMIN },
+  'sis.abort': {
+    path: '/api/v1/accounts/1/sis_imports/1/abort',
+    body: {},
+    allow: ROOT_ADMIN,
+    notFoundWhenAllowed: true,
+  },
   'courses.list': { path: '/api/v1/courses', allow: EVERYONE },
   'courses.listAccount': { path: '/api/v1/accounts/1/courses', allow: ROOT_READERS },
   'courses.create': {

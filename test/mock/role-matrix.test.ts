@@ -112,7 +112,7 @@ describe('the role × route matrix', () => {
   });
 
   const table = routes.map((r) => ({ id: r.id, method: r.method, ...ROUTE_ROWS[r.id] }));
-  it.each(table)('$method $path ($id)', async ({ method, path, body, allow }) => {
+  it.each(table)('$method $path ($id)', async ({ method, path, body, allow, notFoundWhenAllowed }) => {
     let mock = await seededSchool();
     const seen: Partial<Record<Role, Verdict>> = {};
     for (const role of ALL_ROLES) {
@@ -126,7 +126,7 @@ describe('the role × route matrix', () => {
         },
         body: body ? JSON.stringify(body) : undefined,
       });
-      seen[role] = verdictOf(res.status);
+      seen[role] = notFoundWhenAllowed && res.status === 404 ? 'allowed' : verdictOf(res.status);
       if (method === 'GET') continue;
       if (seen[role] === 'refused') expect(snapshot(mock), `${role}'s refused ${method} changed the data`).toBe(SEEDED);
       else mock = await seededSchool();

@@ -410,8 +410,10 @@ describe('SIS imports', () => {
     const done = await finished(mock, admin, started.id);
     expect(done.workflow_state).toBe('aborted');
     expect((await failure(admin.ops.users.get({ id: 'sis_user_id:u1' }))).status).toBe(404);
-    // An ended import stays as it ended.
-    expect((await admin.ops.sis.abort({ account_id: 1, id: 1 })).workflow_state).toBe('imported');
+    // Canvas aborts only an import that has not ended: one that has (imported, or this one now) is not found.
+    expect((await failure(admin.ops.sis.abort({ account_id: 1, id: 1 }))).status).toBe(404);
+    expect((await failure(admin.ops.sis.abort({ account_id: 1, id: started.id }))).status).toBe(404);
+    expect((await admin.ops.sis.get({ account_id: 1, id: 1 })).workflow_state).toBe('imported');
   });
 
   it('refuses a zip that unpacks far past its own size, a sub-account, and anyone but an admin', async () => {

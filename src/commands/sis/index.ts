@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { item, list, withFailure, type Verbs } from '../../model/command.js';
 import { command, contextFlags } from '../../model/define.js';
-import { FailureError, UsageError } from '../../errors.js';
+import { ApiError, ExitCode, FailureError, LmsError, UsageError } from '../../errors.js';
 import {
   isCheckedKind,
   SIS_ENDING_STATUSES,
@@ -368,13 +368,34 @@ const abort = command({
   args: [{ name: 'id' }],
   summary: 'Abort an SIS import that has not ended: it applies nothing more',
   routes: ['sis.abort'],
+  // The instance answers 404 for an import that has ended; reading it says which that was.
+  lookups: ['sis.get'],
   columns: COLUMNS,
   options: { account },
   examples: ['lms sis abort 1'],
   async run({ args, opts, ctx }) {
     const client = await ctx.client();
-    return item(await client.ops.sis.abort({ account_id: opts.account, id: args[0] }));
+    try {
+      return item(await client.ops.sis.abort({ account_id: opts.account, id: args[0] }));
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 404) throw e;
+      const ended = await client.ops.sis.get({ account_id: opts.account, id: args[0] }).catch((g: unknown) => {
+        if (g instanceof ApiError && g.status === 404) return undefined;
+        throw g;
+      });
+      if (!ended || !SIS_IMPORT_ENDED.includes(ended.workflow_state as never)) throw e;
+      throw new EndedImportError(ended);
+    }
   },
 });
+
+/** An abort of an import that had ended: not found among those that can stop, as the instance says (exit 4). */
+class EndedImportError extends LmsError {
+  constructor(b: SisImport) {
+    super(`SIS import ${b.id} had already ended ${b.workflow_state}; there is nothing to abort`, ExitCode.notFound, {
+      hint: `lms sis status ${b.id} shows how it ended`,
+    });
+  }
+}
 
 export const sisVerbs: Verbs = [importSis, status, listImports, abort];

@@ -1,7 +1,8 @@
 // SIS imports (canvas-lms sis_imports_api_controller.rb): POST takes one attachment, a CSV or a zip
 // of CSVs, reads it at once (a file the instance cannot read is a processing error) and starts the
 // job that applies its rows in Canvas's order; GET lists and reads imports; PUT …/abort stops one
-// that has not ended. Only a root account's admins who manage SIS data may do any of it.
+// that has not ended (and finds no other). Only a root account's admins who manage SIS data may do
+// any of it.
 import { parse } from 'csv-parse/sync';
 import { ENROLLMENT_DROP_STATUSES, USER_REMOVE_STATUSES, type SisImport } from '../../../spec/types/sis.js';
 import {
@@ -336,10 +337,12 @@ function batchOf(ctx: MockCtx, account: AccountRow): SisBatchRow {
 
 const get: Handler = (ctx) => sisImportJson(ctx.db, batchOf(ctx, sisAccount(ctx)));
 
+// Canvas finds the import to abort among those not completed (sis_batches.not_completed): one that
+// has ended is not found.
 const abort: Handler = (ctx) => {
   const account = sisAccount(ctx);
   const b = batchOf(ctx, account);
-  abortBatch(ctx.db, b.id, ctx.now());
+  if (!abortBatch(ctx.db, b.id, ctx.now())) throw notFound();
   return sisImportJson(ctx.db, batchOf(ctx, account));
 };
 

@@ -348,6 +348,19 @@ describe('lms sis import', () => {
     expect(missing.exitCode).toBe(4);
   });
 
+  it("stores a user's integration_id, and a login_id that changes, as users get reads them", async () => {
+    const lms = session();
+    const head = 'user_id,login_id,full_name,status,integration_id\n';
+    expect(
+      (await lms.run(['sis', 'import', file('iu.csv', `${head}U-1,grace,Grace Hopper,active,IU1\n`)])).exitCode,
+    ).toBe(0);
+    expect(
+      (await lms.run(['sis', 'import', file('iu2.csv', `${head}U-1,ghopper,Grace Hopper,active,\n`)])).exitCode,
+    ).toBe(0);
+    const grace = JSON.parse((await lms.run('users get sis_user_id:U-1 -o json')).stdout) as Record<string, unknown>;
+    expect(grace).toMatchObject({ sis_user_id: 'U-1', integration_id: 'IU1', login_id: 'ghopper' });
+  });
+
   it('says in one line that an import had already ended, exit 4, as the instance answers 404', async () => {
     const lms = session();
     const r = await lms.run('sis abort 1');

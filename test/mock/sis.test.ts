@@ -123,6 +123,36 @@ describe('SIS imports', () => {
     expect((await admin.ops.users.get({ id: 'sis_user_id:u1' })).name).toBe('Ada Lovelace');
   });
 
+  it("keeps a user's integration_id and a changed login_id, and skips a row whose login another holds", async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const head = 'user_id,login_id,full_name,status,integration_id\n';
+    const run = async (rows: string) =>
+      finished(mock, admin, (await importFiles(admin, strToU8(head + rows), 'users.csv')).id);
+    await run('U-1,grace,Grace Hopper,active,IU1\nU-2,linus,Linus Torvalds,active,\n');
+    expect(await admin.ops.users.get({ id: 'sis_user_id:U-1' })).toMatchObject({
+      login_id: 'grace',
+      integration_id: 'IU1',
+    });
+    // A new login_id renames the login; an empty integration_id leaves it as it was.
+    const renamed = await run('U-1,ghopper,Grace Hopper,active,\nU-2,grace2,Linus Torvalds,active,IU1\n');
+    expect(await admin.ops.users.get({ id: 'sis_user_id:U-1' })).toMatchObject({
+      login_id: 'ghopper',
+      integration_id: 'IU1',
+    });
+    expect(renamed.processing_warnings).toEqual([
+      ['users.csv', 'row 3: user U-2: the integration_id IU1 is already in use by another user, skipping'],
+    ]);
+    const taken = await run('U-2,ghopper,Linus Torvalds,active,\n');
+    expect(taken.processing_warnings).toEqual([
+      ['users.csv', 'row 2: user U-2: the login ghopper is already taken by another user, skipping'],
+    ]);
+    expect(await admin.ops.users.get({ id: 'sis_user_id:U-2' })).toMatchObject({
+      login_id: 'linus',
+      integration_id: null,
+    });
+  });
+
   it('keeps a term with courses in it that terms.csv deletes, as a warning, and deletes an empty one', async () => {
     const mock = freshMock();
     const admin = clientFor(mock, TOKENS.admin);

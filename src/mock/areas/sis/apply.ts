@@ -34,9 +34,11 @@ import {
   addLogin,
   createUser,
   deleteUser,
-  loginTaken,
   primaryEmail,
   setSisLoginState,
+  sisOfIntegrationId,
+  sisOfLogin,
+  updateSisLogin,
   updateUser,
   users,
 } from '../../school/users/repo.js';
@@ -247,7 +249,16 @@ function applyUser(c: ApplyContext, v: Record<string, string>): Outcome {
   }
   const name = nameOf(v);
   const sortable = v.sortable_name || (v.last_name && v.first_name ? `${v.last_name}, ${v.first_name}` : undefined);
-  if (existing && existing.workflow_state !== 'deleted') {
+  const live = existing && existing.workflow_state !== 'deleted';
+  // As canvas-lms's user importer: a login name or integration id another user's login holds skips the row.
+  const loginHolder = sisOfLogin(c.db, c.root, v.login_id);
+  if (loginHolder !== undefined && !(live && loginHolder === v.user_id))
+    warn(`user ${v.user_id}: the login ${v.login_id} is already taken by another user, skipping`);
+  const integrationHolder = v.integration_id ? sisOfIntegrationId(c.db, c.root, v.integration_id) : undefined;
+  if (integrationHolder !== undefined && !(live && integrationHolder === v.user_id))
+    warn(`user ${v.user_id}: the integration_id ${v.integration_id} is already in use by another user, skipping`);
+  if (live) {
+    updateSisLogin(c.db, c.root, v.user_id, { uniqueId: v.login_id, integrationId: orNull(v.integration_id) });
     updateUser(
       c.db,
       existing.id,
@@ -259,8 +270,6 @@ function applyUser(c: ApplyContext, v: Record<string, string>): Outcome {
     const suspended = setSisLoginState(c.db, c.root, v.user_id, status === 'suspended' ? 'suspended' : 'active');
     return suspended && status === 'suspended' ? 'deactivated' : 'updated';
   }
-  if (loginTaken(c.db, c.root, v.login_id))
-    warn(`user ${v.user_id}: the login ${v.login_id} is already taken by another user, skipping`);
   const id = createUser(c.db, {
     name,
     shortName: v.short_name || undefined,

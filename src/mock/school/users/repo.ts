@@ -157,6 +157,48 @@ export function addLogin(
   );
 }
 
+/**
+ * Changes the login name of the live login a SIS id names, and its integration id where one is given
+ * (an empty cell of a users.csv leaves it as it is).
+ */
+export function updateSisLogin(
+  db: Db,
+  account: number,
+  sis: string,
+  l: { uniqueId: string; integrationId: string | null },
+): void {
+  run(
+    db,
+    'UPDATE pseudonyms SET unique_id = ?, integration_id = coalesce(?, integration_id) WHERE account_id = ? AND ' +
+      `sis_user_id = ? AND workflow_state <> 'deleted'`,
+    l.uniqueId,
+    l.integrationId,
+    account,
+    sis,
+  );
+}
+
+/** The SIS id of the live login in an account that holds an integration id, if any does. */
+export function sisOfIntegrationId(db: Db, account: number, integrationId: string): string | null | undefined {
+  return one<{ sis_user_id: string | null }>(
+    db,
+    `SELECT sis_user_id FROM pseudonyms WHERE account_id = ? AND integration_id = ? AND workflow_state <> 'deleted'`,
+    account,
+    integrationId,
+  )?.sis_user_id;
+}
+
+/** The SIS id of the live login in an account whose name is `uniqueId` (any case), if any is. */
+export function sisOfLogin(db: Db, account: number, uniqueId: string): string | null | undefined {
+  return one<{ sis_user_id: string | null }>(
+    db,
+    `SELECT sis_user_id FROM pseudonyms WHERE account_id = ? AND lower(unique_id) = lower(?) AND ` +
+      `workflow_state <> 'deleted'`,
+    account,
+    uniqueId,
+  )?.sis_user_id;
+}
+
 /** The login and SIS id a user has (first active pseudonym). */
 export function loginOf(db: Db, userId: number): Login | undefined {
   return one<Login>(

@@ -61,6 +61,18 @@ describe('lms sis import', () => {
     expect(readFileSync(join(lms.stateDir, 'audit.log'), 'utf8')).toMatch(/sis_imports/);
   });
 
+  it('off a terminal, says the import id and how to follow it as soon as the instance answers', async () => {
+    const lms = session();
+    const r = await lms.run(['sis', 'import', file('said.csv', USERS), '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const { id } = JSON.parse(r.stdout) as { id: number };
+    expect(r.stderr.split('\n')[0]).toBe(`SIS import ${id} created; follow it with lms sis status ${id}`);
+    // On a terminal the bar names the import instead.
+    const tty = await lms.run(['sis', 'import', file('said2.csv', USERS), '-o', 'json'], { tty: true });
+    expect(tty.exitCode, tty.stderr).toBe(0);
+    expect(tty.stderr).not.toContain('follow it with');
+  });
+
   it('warns of each row the instance could not apply, naming the file and row, and exits 0', async () => {
     const lms = session();
     await lms.run(['sis', 'import', file('u.csv', USERS)]);

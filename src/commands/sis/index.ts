@@ -287,8 +287,12 @@ const importSis = command({
       ...(opts.skipDeletes ? { skip_deletes: true } : {}),
       ...(opts.changeThreshold !== undefined ? { change_threshold: Number(opts.changeThreshold) } : {}),
     });
+    const ended = SIS_IMPORT_ENDED.includes(started.workflow_state as never);
+    // Off a terminal nothing else is said until the job ends: the id, said now, outlives a killed run.
+    if (!ended && !ctx.io.stderrIsTTY)
+      err(ctx.io, `SIS import ${started.id} ${started.workflow_state}; follow it with lms sis status ${started.id}\n`);
     const { watchSisImport } = await import('../../model/watch-progress.js');
-    const last = SIS_IMPORT_ENDED.includes(started.workflow_state as never)
+    const last = ended
       ? started
       : await watchSisImport(ctx, () => client.ops.sis.get({ account_id: opts.account, id: started.id }), {
           label: `SIS import ${started.id}`,

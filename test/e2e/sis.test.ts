@@ -1,7 +1,8 @@
 // `lms sis` over HTTP against `lms mock serve`: a zip posted as one multipart attachment, the
-// server's job followed to its end, batch mode, a warning row, and an abort of an import that has
-// not ended (the job held back by a long tick); and a server killed mid-import leaves an import
-// that the next server reports failed, so no one waits on it for ever.
+// server's job followed to its end, batch mode, a warning row, a `;` member sent as UTF-8 commas, an
+// abort of an import that has not ended (the job held back by a long tick) and of one that has; and
+// a server killed mid-import leaves an import that the next server reports failed, so no one waits
+// on it for ever.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
@@ -47,6 +48,35 @@ describe('lms sis against lms mock serve', () => {
       expect(gone.exitCode).toBe(4);
       const listed = await spawnLms(['sis', 'list', '-o', 'json'], remote);
       expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(3);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
+
+  it('sends a ";" zip member as UTF-8 commas, names the import at once, and cannot abort it once ended', async () => {
+    await ensureBuilt();
+    const { dir, env } = e2eWorkspace('sis-dialects');
+    expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
+    const served = await serveMock(env);
+    const remote = { ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN };
+    try {
+      const semi = join(dir, 'semi.zip');
+      const users = 'user_id;login_id;full_name;status;integration_id\r\nu1;ada;Lovelace, Ada;active;IU1\r\n';
+      writeFileSync(
+        semi,
+        zipOf({ 'nightly/users.csv': users, 'xlists.csv': 'xlist_course_id,section_id,status\nC1,S1,active\n' }),
+      );
+      const r = await spawnLms(['sis', 'import', semi, '-o', 'json'], remote);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const done = JSON.parse(r.stdout) as { id: number };
+      expect(done).toMatchObject({ workflow_state: 'imported_with_messages', data: { counts: { users: 1 } } });
+      expect(r.stderr).toContain(`SIS import ${done.id} created; follow it with lms sis status ${done.id}`);
+      expect(r.stderr).toContain('xlists.csv: this mock does not apply xlists rows; 1 row skipped');
+      const ada = await spawnLms(['users', 'get', 'sis_user_id:u1', '-o', 'json'], remote);
+      expect(JSON.parse(ada.stdout)).toMatchObject({ name: 'Lovelace, Ada', login_id: 'ada', integration_id: 'IU1' });
+      const abort = await spawnLms(['sis', 'abort', String(done.id)], remote);
+      expect(abort.exitCode).toBe(4);
+      expect(abort.stderr).toContain(`SIS import ${done.id} had already ended imported_with_messages`);
     } finally {
       await served.stop();
     }

@@ -4,6 +4,7 @@
 // must_mark_done), prerequisites, sequential progress, relocking and the unlock date.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
+import { createPendingAttachment, makeAvailable } from '../../src/mock/areas/files/repo.js';
 import type { MockRuntime } from '../../src/mock/runtime.js';
 import type { Module, ModuleItem } from '../../src/spec/types/modules.js';
 import { clientFor, collect, failure, freshMock, statusOf, TOKENS } from '../helpers/mock-client.js';
@@ -165,6 +166,28 @@ describe('writing', () => {
     expect((await collect(m.listItems(on))).map((i) => i.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
+  it("adds a file of the course's own, and no one else's", async () => {
+    const now = '2026-09-20T10:00:00Z';
+    const file = createPendingAttachment(mock.db, {
+      uuid: 'moduleslabhandout000000000000001',
+      owner: { type: 'Course', id: 1 },
+      folderPath: 'course files',
+      name: 'lab-handout.pdf',
+      contentType: 'application/pdf',
+      onDuplicate: 'rename',
+      uploadToken: 'modules-lab-handout',
+      now,
+    });
+    makeAvailable(mock.db, file, 'lab-handout.pdf', now);
+    const on = { course_id: 1, module_id: 3 };
+    const added = await teacher().modules.createItem({ ...on, module_item: { type: 'File', content_id: file } });
+    expect(added).toMatchObject({ type: 'File', title: 'lab-handout.pdf', content_id: file });
+    // Course 2's own file is not course 1's.
+    mock.db.prepare('UPDATE attachments SET context_id = 2 WHERE id = ?').run(file);
+    const f = await failure(teacher().modules.createItem({ ...on, module_item: { type: 'File', content_id: file } }));
+    expect([f.status, f.body]).toEqual([400, { message: 'Could not find content' }]);
+  });
+
   it.each([
     [{}, 'missing module item parameter'],
     [{ type: 'Video' }, 'module_item[type]'],
@@ -172,6 +195,8 @@ describe('writing', () => {
     [{ type: 'Assignment', content_id: 4 }, 'Could not find content'],
     [{ type: 'Quiz', content_id: 3 }, 'Could not find content'],
     [{ type: 'Discussion', content_id: 12 }, 'Could not find content'],
+    // File 1 is Tess's own (a conversation's attachment): no file of the course.
+    [{ type: 'File', content_id: 1 }, 'Could not find content'],
     [{ type: 'Page' }, 'missing page_url'],
     [{ type: 'Page', page_url: 'no-such-page' }, 'invalid page_url'],
     [{ type: 'ExternalUrl', title: 'x', external_url: 'javascript:alert(1)' }, 'http or https'],

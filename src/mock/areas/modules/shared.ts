@@ -390,8 +390,10 @@ function contentOf(
         : undefined;
     }
     case 'File': {
+      // ContextModule#add_item finds the attachment among the course's own: a user's or a group's
+      // file is no content of the course, however readable it is.
       const f = attachmentById(ctx.db, id);
-      return f && f.workflow_state !== 'deleted' && (f.context_type !== 'Course' || f.context_id === course.id)
+      return f && f.workflow_state !== 'deleted' && f.context_type === 'Course' && f.context_id === course.id
         ? { title: f.display_name, published: true }
         : undefined;
     }

@@ -40,6 +40,13 @@ describe('slugs', () => {
     ['Tess\u2019s notes!!', 'tesss-notes'],
     ['£5 or €5 or ¥5 for Straße, Ærø at 20°', 'pounds-5-or-euros-5-or-yen-5-for-strasse-aero-at-20-degrees'],
     ['カタカナ ページ', 'カタカナ-ページ'],
+    // Canvas spells these in Latin letters from a table of every character; the mock keeps their script.
+    ['日本語', '日本語'],
+    ['Week 2: 遺伝学', 'week-2-遺伝学'],
+    ['がっこう', 'がっこう'],
+    ['한국어 수업', '한국어-수업'],
+    ['Привет, мир', 'привет-мир'],
+    ['नमस्ते', 'नमस्ते'],
   ])('%j → %j', (title, slug) => expect(slugOf(title)).toBe(slug));
 
   it('are unique in the course: a second page of the same title gets -2, a third -3', async () => {
@@ -55,6 +62,14 @@ describe('slugs', () => {
     expect(renamed.url).toBe('week-one');
     expect((await teacher().get({ ...C, url_or_id: 'week-1-notes' })).page_id).toBe(renamed.page_id);
     expect((await teacher().get({ ...C, url_or_id: `page_id:${renamed.page_id}` })).url).toBe('week-one');
+  });
+
+  it('a title in another script is a page, named by its slug', async () => {
+    const made = await teacher().create({ ...C, wiki_page: { title: '日本語' } });
+    expect(made).toMatchObject({ title: '日本語', url: '日本語' });
+    expect((await teacher().get({ ...C, url_or_id: made.url })).page_id).toBe(made.page_id);
+    const again = await teacher().create({ ...C, wiki_page: { title: '日本語' } });
+    expect(again.url).toBe('日本語-2');
   });
 
   it('a title with no letter or digit is refused', async () => {

@@ -74,12 +74,12 @@ describe('lms pages', () => {
     }
   });
 
-  it('keeps the API refusals: the front page is not deleted (5), a draft is not found for a student (4)', async () => {
+  it('keeps the API refusals: the front page is not deleted (5), a draft is refused to a student (3)', async () => {
     const s = session();
     const front = await s.run('pages delete course-syllabus --course 1 --yes');
     expect(front.exitCode).toBe(5);
     expect(front.stderr).toContain('front page cannot be deleted');
-    expect((await s.run('pages get lab-safety-draft --course 1', { env: STUDENT })).exitCode).toBe(4);
+    expect((await s.run('pages get lab-safety-draft --course 1', { env: STUDENT })).exitCode).toBe(3);
     expect((await s.run('pages create --course 1 --title Mine', { env: STUDENT })).exitCode).toBe(3);
   });
 

@@ -84,7 +84,20 @@ describe('reading', () => {
     expect(all.map((p) => p.url)).toEqual(['course-syllabus', 'week-1-notes', 'lab-safety-draft']);
     expect(all.every((p) => !('body' in p))).toBe(true);
     expect((await collect(student().list(C))).map((p) => p.url)).toEqual(['course-syllabus', 'week-1-notes']);
-    expect(await statusOf(student().get({ ...C, url_or_id: 'lab-safety-draft' }))).toBe(404);
+    // Canvas finds the draft, then refuses to show it (authorized_action): 401, not 404.
+    expect(await failure(student().get({ ...C, url_or_id: 'lab-safety-draft' }))).toMatchObject({ status: 401 });
+    expect(await statusOf(student().update({ ...C, url_or_id: 'lab-safety-draft', wiki_page: { body: 'x' } }))).toBe(
+      401,
+    );
+    expect(
+      await statusOf(
+        student()
+          .revisions({ ...C, url_or_id: 'lab-safety-draft' })
+          [Symbol.asyncIterator]()
+          .next(),
+      ),
+    ).toBe(401);
+    expect(await statusOf(student().get({ ...C, url_or_id: 'no-such-page' }))).toBe(404);
     expect(await statusOf(as(TOKENS.observer).pages.get({ ...C, url_or_id: 'week-1-notes' }))).toBe('ok');
     expect(await statusOf(as(TOKENS.otherTeacher).pages.list(C)[Symbol.asyncIterator]().next())).toBe(401);
   });
@@ -162,7 +175,7 @@ describe('writing', () => {
         wiki_page: { title: 'Exam Review', publish_at: '2026-11-03T09:00:00Z' },
       });
       const exam = { ...C, url_or_id: 'exam-review' };
-      expect(await statusOf(clientFor(before, TOKENS.student).ops.pages.get(exam))).toBe(404);
+      expect(await statusOf(clientFor(before, TOKENS.student).ops.pages.get(exam))).toBe(401);
       before.db.close();
       const after = jsonChecked(openMock(file, { ...MOCK_ENV, LMS_MOCK_NOW: '2026-11-03T10:00:00.000Z' }, seedSchool));
       expect(await clientFor(after, TOKENS.student).ops.pages.get(exam)).toMatchObject({

@@ -22,7 +22,7 @@ import type { CourseRow } from '../lookup.js';
 import { canManageContent, permit, readableCourse } from '../access.js';
 import { userById } from '../../school/users/repo.js';
 import { EDITING_ROLES, type Page, type PageRevision } from '../../../spec/types/pages.js';
-import { editsThroughRoles } from './policy.js';
+import { editsThroughRoles, readsPage } from './policy.js';
 import {
   changePage,
   createPage,
@@ -103,10 +103,11 @@ function named(ctx: MockCtx, course: CourseRow, raw: string): PageRow | undefine
 
 const pageNotFound = () => new HttpError(404, { message: 'page not found' });
 
-/** A page the caller may read: an unpublished one is there only for those who manage the content. */
+/** A page the caller may read: one not there is a 404, one the caller may not read a 401. */
 function readablePage(ctx: MockCtx, course: CourseRow, raw: string): PageRow {
   const page = named(ctx, course, raw);
-  if (!page || (page.workflow_state !== 'active' && !canManageContent(ctx, course))) throw pageNotFound();
+  if (!page) throw pageNotFound();
+  permit(readsPage(page, canManageContent(ctx, course)));
   return page;
 }
 
@@ -260,8 +261,10 @@ const update: Handler = (ctx) => {
   const course = courseOf(ctx);
   const raw = ctx.path.url_or_id;
   const page = named(ctx, course, raw);
-  if (page && (page.workflow_state === 'active' || canManageContent(ctx, course))) return changeOne(ctx, course, page);
-  if (page) throw pageNotFound();
+  if (page) {
+    permit(readsPage(page, canManageContent(ctx, course)));
+    return changeOne(ctx, course, page);
+  }
   permit(canManageContent(ctx, course));
   // As real instances title a page made at a slug: its words, capitalised.
   const title = raw

@@ -64,6 +64,39 @@ describe('lms rubrics', () => {
     expect(JSON.parse((await lms.run('rubrics list --course 1 -o json --fields id')).stdout)).toEqual([{ id: 1 }]);
   });
 
+  it('shows a write as one row of a table or CSV, with the rubric and its association as columns', async () => {
+    const lms = session(TEACHER);
+    const line = 'rubrics create --course 1 --title Poster --criterion Layout:4 --assignment 3 --use-for-grading';
+    const table = await lms.run(`${line} -o table`);
+    expect(table.exitCode).toBe(0);
+    const cells = (text: string) =>
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.trimEnd().split(/ {2,}/));
+    expect(cells(table.stdout)).toEqual([
+      [
+        'RUBRIC.ID',
+        'RUBRIC.TITLE',
+        'RUBRIC.POINTS_POSSIBLE',
+        'RUBRIC_ASSOCIATION.ID',
+        'RUBRIC_ASSOCIATION.ASSOCIATION_TYPE',
+        'RUBRIC_ASSOCIATION.ASSOCIATION_ID',
+        'RUBRIC_ASSOCIATION.PURPOSE',
+        'RUBRIC_ASSOCIATION.USE_FOR_GRADING',
+      ],
+      ['2', 'Poster', '4', '3', 'Assignment', '3', 'grading', 'true'],
+    ]);
+    expect(table.stdout).not.toContain('{');
+    // On a terminal the table is the default.
+    const tty = await lms.run('rubrics update 2 --course 1 --title "Poster (v2)"', { tty: true });
+    expect(tty.stdout).toMatch(/^2 {2,}Poster/m);
+    expect(tty.stdout).not.toContain('{');
+    const csv = await lms.run('rubrics update 2 --course 1 --title "Poster (v3)" -o csv');
+    // An update that names no association answers none.
+    expect(csv.stdout.split('\n')[1]).toBe('2,Poster (v3),4,,,,,');
+  });
+
   it.each([
     ['a criterion without points', ['--criterion', 'Thesis'], 'DESCRIPTION:POINTS'],
     ['a rating worth more than its criterion', ['--criterion', 'Thesis:4:Great=5'], 'worth more'],

@@ -1,12 +1,35 @@
 // `lms rubrics`: a course's rubrics — their criteria and ratings, the assignment each grades — and
 // what they assessed (`get --assessments`). Grading by rubric is `lms grade --rubric`.
-import { item, list, type Verbs } from '../../model/command.js';
+import { item, list, type CommandResult, type Verbs } from '../../model/command.js';
+import type { Context } from '../../model/context.js';
 import { command } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 import type { RubricInclude, RubricWriteParams } from '../../spec/types/rubrics.js';
 import { criteriaHash } from './criteria.js';
 
 const COLUMNS = ['id', 'title', 'points_possible', 'context_id', 'free_form_criterion_comments'];
+/** A write's answer, `{ rubric, rubric_association }`: the rubric and what it is associated with. */
+const WRITE_COLUMNS = [
+  'rubric.id',
+  'rubric.title',
+  'rubric.points_possible',
+  'rubric_association.id',
+  'rubric_association.association_type',
+  'rubric_association.association_id',
+  'rubric_association.purpose',
+  'rubric_association.use_for_grading',
+];
+
+/**
+ * A write's answer: in a table or CSV one row of a list (its two objects' fields as columns), not
+ * two cells of raw JSON; in JSON and the other formats the answer as the instance sent it.
+ */
+function written(ctx: Context, answer: unknown): CommandResult {
+  const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
+  return format === 'table' || format === 'csv'
+    ? { kind: 'list', items: [answer], columns: WRITE_COLUMNS }
+    : item(answer);
+}
 
 const course = {
   long: 'course',
@@ -137,6 +160,7 @@ const createRubric = command({
   summary: 'Create a rubric with its criteria and ratings, optionally grading an assignment',
   routes: ['rubrics.create'],
   writes: 'create',
+  columns: WRITE_COLUMNS,
   options: { course, ...fieldFlags, title: { ...fieldFlags.title, required: true } },
   examples: [
     'lms rubrics create --course 1 --title "Lab report" --criterion "Hypothesis:5" --criterion ' +
@@ -146,7 +170,7 @@ const createRubric = command({
   async run({ opts, ctx }) {
     if (!opts.criterion?.length) throw new UsageError('give the criteria: --criterion DESCRIPTION:POINTS (repeatable)');
     const client = await ctx.client();
-    return item(await client.ops.rubrics.create(writeParams(opts)));
+    return written(ctx, await client.ops.rubrics.create(writeParams(opts)));
   },
 });
 
@@ -156,6 +180,7 @@ const updateRubric = command({
   summary: "Change a rubric's title, criteria, or the assignment it grades",
   routes: ['rubrics.update'],
   writes: 'update',
+  columns: WRITE_COLUMNS,
   options: { course, ...fieldFlags },
   examples: [
     'lms rubrics update 1 --course 1 --title "Lab report (v2)"',
@@ -166,7 +191,7 @@ const updateRubric = command({
     if (!params.rubric && !params.rubric_association)
       throw new UsageError('nothing to change: give --title, --criterion, --free-form-comments or --assignment');
     const client = await ctx.client();
-    return item(await client.ops.rubrics.update({ ...params, id: args[0] }));
+    return written(ctx, await client.ops.rubrics.update({ ...params, id: args[0] }));
   },
 });
 

@@ -8,6 +8,8 @@ import { obj, rejected, str } from '../../kit.js';
 import type { ParamsObject } from '../../decode.js';
 import {
   type AssessedRating,
+  type AssessmentType,
+  type AssociationRow,
   type CriterionData,
   criteriaOf,
   gradingAssociationOf,
@@ -44,19 +46,18 @@ function rate(criterion: CriterionData, given: ParamsObject): AssessedRating {
 }
 
 /**
- * Assesses the submission from `rubric_assessment[criterion_id][points|comments]`. Undefined when
- * the assignment has no grading rubric (canvas-lms then ignores the parameter); refused when a
- * criterion is not the rubric's, nothing written.
+ * Assesses the submission under an association from its criteria's parameters, keyed by criterion
+ * id (`{ hypothesis: { points, comments } }`); refused when a criterion is not the rubric's,
+ * nothing written. Both the submissions API's `rubric_assessment` and the assessments API come here.
  */
-export function assessSubmission(
+export function assess(
   db: Db,
+  association: AssociationRow,
   params: ParamsObject,
-  s: { assignmentId: number; submissionId: number; userId: number; attempt: number | null },
-  assessor: number,
+  s: { submissionId: number; userId: number; attempt: number | null },
+  by: { assessor: number; type: AssessmentType },
   now: string,
-): { score: number | null; useForGrading: boolean } | undefined {
-  const association = gradingAssociationOf(db, s.assignmentId);
-  if (!association) return undefined;
+): { id: number; score: number | null; useForGrading: boolean } {
   const rubric = rubricById(db, association.rubric_id)!;
   const criteria = criteriaOf(rubric);
   for (const id of Object.keys(params))
@@ -71,16 +72,33 @@ export function assessSubmission(
     ratings.push(rating);
   }
   if (score !== null) score = round(score);
-  saveAssessment(db, {
+  const id = saveAssessment(db, {
     rubric: rubric.id,
     association: association.id,
     submission: s.submissionId,
     user: s.userId,
-    assessor,
+    assessor: by.assessor,
+    type: by.type,
     score,
     ratings,
     attempt: s.attempt,
     now,
   });
-  return { score, useForGrading: association.use_for_grading === 1 };
+  return { id, score, useForGrading: association.use_for_grading === 1 };
+}
+
+/**
+ * Assesses the submission from `rubric_assessment[criterion_id][points|comments]`. Undefined when
+ * the assignment has no grading rubric (canvas-lms then ignores the parameter).
+ */
+export function assessSubmission(
+  db: Db,
+  params: ParamsObject,
+  s: { assignmentId: number; submissionId: number; userId: number; attempt: number | null },
+  assessor: number,
+  now: string,
+): { score: number | null; useForGrading: boolean } | undefined {
+  const association = gradingAssociationOf(db, s.assignmentId);
+  if (!association) return undefined;
+  return assess(db, association, params, s, { assessor, type: 'grading' }, now);
 }

@@ -59,6 +59,8 @@ export type AssessedRating = {
   comments_enabled: boolean;
 };
 
+export type AssessmentType = 'grading' | 'peer_review' | 'provisional_grade';
+
 export interface AssessmentRow {
   id: number;
   rubric_id: number;
@@ -66,7 +68,7 @@ export interface AssessmentRow {
   submission_id: number;
   user_id: number;
   assessor_id: number;
-  assessment_type: 'grading' | 'peer_review';
+  assessment_type: AssessmentType;
   score: number | null;
   data: string;
   artifact_attempt: number | null;
@@ -235,7 +237,10 @@ export function updateAssociation(db: Db, id: number, f: AssociationFields): voi
   );
 }
 
-/** Writes the submission's assessment under an association (one per submission, kept up to date). */
+/**
+ * Writes the submission's assessment under an association: a grading one is kept per submission,
+ * any other per submission and assessor (RubricAssociation#assess). Returns its id.
+ */
 export function saveAssessment(
   db: Db,
   a: {
@@ -244,30 +249,77 @@ export function saveAssessment(
     submission: number;
     user: number;
     assessor: number;
+    type?: AssessmentType;
     score: number | null;
     ratings: AssessedRating[];
     attempt: number | null;
     now: string;
   },
-): void {
-  run(
+): number {
+  const type = a.type ?? 'grading';
+  const existing = one<{ id: number }>(
+    db,
+    'SELECT id FROM rubric_assessments WHERE rubric_association_id = ? AND submission_id = ? AND assessment_type = ? ' +
+      `AND (assessment_type = 'grading' OR assessor_id = ?)`,
+    a.association,
+    a.submission,
+    type,
+    a.assessor,
+  );
+  if (existing) {
+    run(
+      db,
+      'UPDATE rubric_assessments SET assessor_id = ?, score = ?, data = ?, artifact_attempt = ?, updated_at = ? ' +
+        'WHERE id = ?',
+      a.assessor,
+      a.score,
+      JSON.stringify(a.ratings),
+      a.attempt,
+      a.now,
+      existing.id,
+    );
+    return existing.id;
+  }
+  return insert(
     db,
     'INSERT INTO rubric_assessments (rubric_id, rubric_association_id, submission_id, user_id, assessor_id, ' +
-      `assessment_type, score, data, artifact_attempt, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'grading', ?, ?, ?, ?, ?)
-     ON CONFLICT (rubric_association_id, submission_id, assessment_type) DO UPDATE SET
-       assessor_id = excluded.assessor_id, score = excluded.score, data = excluded.data,
-       artifact_attempt = excluded.artifact_attempt, updated_at = excluded.updated_at`,
+      'assessment_type, score, data, artifact_attempt, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ' +
+      '?, ?)',
     a.rubric,
     a.association,
     a.submission,
     a.user,
     a.assessor,
+    type,
     a.score,
     JSON.stringify(a.ratings),
     a.attempt,
     a.now,
     a.now,
+  );
+}
+
+export function assessmentById(db: Db, id: number): AssessmentRow | undefined {
+  return one<AssessmentRow>(db, `SELECT * FROM rubric_assessments WHERE id = ?`, id);
+}
+
+export function deleteAssessment(db: Db, id: number): void {
+  run(db, `DELETE FROM rubric_assessments WHERE id = ?`, id);
+}
+
+/** Deletes one association (its assessments stay, as canvas-lms keeps them). */
+export function deleteAssociation(db: Db, id: number): void {
+  run(db, `UPDATE rubric_associations SET workflow_state = 'deleted' WHERE id = ?`, id);
+}
+
+/** An assignment is graded by one rubric at a time: its other grading associations go. */
+export function retireOtherGrading(db: Db, assignmentId: number, keep: number): void {
+  run(
+    db,
+    `UPDATE rubric_associations SET workflow_state = 'deleted' WHERE association_type = 'Assignment' AND ` +
+      `association_id = ? AND purpose = 'grading' AND workflow_state = 'active' AND id <> ?`,
+    assignmentId,
+    keep,
   );
 }
 

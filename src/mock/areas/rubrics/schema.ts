@@ -34,7 +34,7 @@ CREATE INDEX rubric_associations_rubric ON rubric_associations(rubric_id, id);
 CREATE INDEX rubric_associations_object ON rubric_associations(association_type, association_id);
 
 -- One grading assessment per submission and association (canvas-lms keeps grading assessments
--- unique per artifact; the assessor is whoever assessed last).
+-- unique per artifact; the assessor is whoever assessed last); any other type, one per assessor.
 CREATE TABLE rubric_assessments (
   id INTEGER PRIMARY KEY,
   rubric_id INTEGER NOT NULL REFERENCES rubrics(id),
@@ -47,8 +47,12 @@ CREATE TABLE rubric_assessments (
   data TEXT NOT NULL,
   artifact_attempt INTEGER,
   created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  UNIQUE (rubric_association_id, submission_id, assessment_type)
+  updated_at TEXT NOT NULL
 );
+CREATE UNIQUE INDEX rubric_assessments_grading ON rubric_assessments(rubric_association_id, submission_id)
+  WHERE assessment_type = 'grading';
+CREATE UNIQUE INDEX rubric_assessments_assessor
+  ON rubric_assessments(rubric_association_id, submission_id, assessment_type, assessor_id)
+  WHERE assessment_type <> 'grading';
 CREATE INDEX rubric_assessments_submission ON rubric_assessments(submission_id);
 `;

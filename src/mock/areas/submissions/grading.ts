@@ -1,27 +1,25 @@
 // Grading: one submission (a grade, a comment, excused), and many at once in the background
 // (update_grades → a Progress). Every change of a grade is a version.
-import { interpretGrade, scoreToGrade } from '../../../spec/grading.js';
+import { interpretGrade } from '../../../spec/grading.js';
 import type { Db } from '../../db/open.js';
 import { lookup } from '../../db/find.js';
 import { badRequest, bool, HttpError, obj, rejected, str, unauthorized, type Handler } from '../../kit.js';
-import { gradeNotice, submissionNotice } from '../activity/notifications.js';
-import { assignmentById, type AssignmentRow } from '../assignments/repo.js';
+import { submissionNotice } from '../activity/notifications.js';
+import type { AssignmentRow } from '../assignments/repo.js';
 import { permit, reachOf } from '../access.js';
-import { courseById } from '../../school/courses/repo.js';
 import { progressJson } from '../progress/present.js';
 import { assessSubmission } from '../rubrics/assess.js';
+import { applyGrade, gradeFromRubric } from './graded.js';
 import { users } from '../../school/users/repo.js';
 import { mayComment, mayGrade, submissionsPolicy } from './policy.js';
-import { courseDay, gradable, submissionJson } from './present.js';
+import { gradable, submissionJson } from './present.js';
 import {
   addComment,
   ensureSubmission,
   ensureSubmissionsOf,
   isStudentOf,
-  setGrade,
   submissionById,
   submissionOf,
-  type SubmissionRow,
 } from './repo.js';
 import { includes, scope, sectionsFor, assignmentIn, studentIn } from './scope.js';
 
@@ -35,19 +33,6 @@ function postedGrade(db: Db, a: AssignmentRow, posted: string): { score: number 
   const result = interpretGrade(gradable(db, a), posted);
   if ('error' in result) throw gradeError(result.error);
   return result;
-}
-
-function applyGrade(
-  db: Db,
-  sub: SubmissionRow,
-  change: { score: number | null; grade: string | null; excused?: boolean },
-  graderId: number,
-  now: string,
-): void {
-  if (!setGrade(db, sub, { ...change, graderId, now, day: courseDay(now, courseById(db, sub.course_id)!.time_zone) }))
-    return;
-  const graded = submissionById(db, sub.id)!;
-  gradeNotice(db, graded, assignmentById(db, graded.assignment_id)!.name, graderId, now);
 }
 
 export const grade: Handler = (ctx) => {
@@ -83,14 +68,7 @@ export const grade: Handler = (ctx) => {
       ctx.caller.id,
       now,
     );
-    if (assessed?.useForGrading && assessed.score !== null && assessed.score !== sub.score)
-      applyGrade(
-        ctx.db,
-        sub,
-        { score: assessed.score, grade: scoreToGrade(gradable(ctx.db, a), assessed.score) },
-        ctx.caller.id,
-        now,
-      );
+    gradeFromRubric(ctx.db, a, sub.id, assessed, ctx.caller.id, now);
   }
 
   const c = obj(ctx.params, 'comment');

@@ -1255,12 +1255,35 @@ complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subc
 complete -c lms -n '__fish_seen_subcommand_from recipients; and __fish_seen_subcommand_from search find' -l 'user-id' -x -d 'just this user, if you may message them (the other filters are ignored)'
 
 # lms rubrics
-complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'create' -d 'Create a rubric with its criteria and ratings, optionally grading an assignment'
-complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'delete' -d 'Delete a rubric and its associations (the assignments it graded keep their grades)'
-complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'get' -d 'Show a rubric: its criteria and ratings, and with flags its associations and assessments'
-complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'list' -d 'List a course\'s rubrics'
-complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from create delete get help list ls update' -a 'update' -d 'Change a rubric\'s title, criteria, or the assignment it grades'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'assess' -d 'Assess a student\'s submission with a rubric, each criterion\'s points checked against its range'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'associate' -d 'Associate a rubric with an assignment it grades, or bookmark it in its course'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'create' -d 'Create a rubric with its criteria and ratings, optionally grading an assignment'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'delete' -d 'Delete a rubric and its associations (the assignments it graded keep their grades)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'delete-assessment' -d 'Delete a rubric assessment (the grade it gave stays)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'delete-association' -d 'Delete an association (a rubric then in no bookmark and grading nothing goes too)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'get' -d 'Show a rubric: its criteria and ratings, and with flags its associations and assessments'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'list' -d 'List a course\'s rubrics'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'update' -d 'Change a rubric\'s title, criteria, or the assignment it grades'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and not __fish_seen_subcommand_from assess associate create delete delete-assessment delete-association get help list ls update update-association' -a 'update-association' -d 'Change a rubric\'s association: whether it grades, its purpose, its total, its bookmark'
+
+# lms rubrics assess flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from assess' -l 'assessment' -x -d 'change this assessment instead of assessing anew'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from assess' -l 'association' -x -d 'the association it is under (default: the one grading an assignment)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from assess' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from assess' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from assess' -l 'score' -x -d 'a criterion (its id or description), its points and a comment: "Method=4,Name the control"'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from assess' -l 'type' -x -a 'grading peer_review' -d 'grading (the default: with a rubric used for grading it sets the score) or peer_review'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from assess' -l 'user' -x -d 'the student\'s user id'
+
+# lms rubrics associate flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from associate' -l 'assignment' -x -a '(__lms_ids)' -d 'the assignment it is for'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from associate' -l 'bookmarked' -x -a 'true false' -d 'list the rubric among the course\'s rubrics (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from associate' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from associate' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from associate' -l 'hide-score-total' -x -a 'true false' -d 'hide the rubric\'s total from students (true or false; not with a rubric used for grading)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from associate' -l 'purpose' -x -a 'grading bookmark' -d 'grading (an assignment it grades) or bookmark (listed where it is)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from associate' -l 'use-for-grading' -d 'with --assignment: the rubric\'s points set the assignment\'s, and its assessments the grade'
 
 # lms rubrics create flags
 complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from create' -l 'assignment' -x -a '(__lms_ids)' -d 'the assignment it grades (an assignment has one grading rubric: it replaces the one before)'
@@ -1276,6 +1299,15 @@ complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcomm
 # lms rubrics delete flags
 complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from delete' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
 complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from delete' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms rubrics delete-assessment flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from delete-assessment' -l 'association' -x -d 'the association it is under'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from delete-assessment' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from delete-assessment' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+
+# lms rubrics delete-association flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from delete-association' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from delete-association' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
 
 # lms rubrics get flags
 complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from get' -l 'assessments' -d 'include the assessments made with it, each rating in full'
@@ -1295,6 +1327,14 @@ complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'purpose' -x -a 'grading bookmark' -d 'with --assignment: grading (the default) or bookmark'
 complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'title' -x -d 'the rubric title'
 complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update' -l 'use-for-grading' -d 'with --assignment: the rubric\'s points set the assignment\'s, and its assessments the grade'
+
+# lms rubrics update-association flags
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update-association' -l 'bookmarked' -x -a 'true false' -d 'list the rubric among the course\'s rubrics (true or false)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update-association' -l 'course' -x -a '(__lms_ids)' -d 'course id or sis_course_id:X'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update-association' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update-association' -l 'hide-score-total' -x -a 'true false' -d 'hide the rubric\'s total from students (true or false; not with a rubric used for grading)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update-association' -l 'purpose' -x -a 'grading bookmark' -d 'grading (an assignment it grades) or bookmark (listed where it is)'
+complete -c lms -n '__fish_seen_subcommand_from rubrics; and __fish_seen_subcommand_from update-association' -l 'use-for-grading' -x -a 'true false' -d 'the rubric\'s assessments grade the assignment (true or false)'
 
 # lms sections
 complete -c lms -n '__fish_seen_subcommand_from sections; and not __fish_seen_subcommand_from create crosslist delete get help import list ls uncrosslist update' -a 'create' -d 'Create a section in a course'

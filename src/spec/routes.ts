@@ -237,6 +237,27 @@ const supportingTable = {
     create: ['POST /api/v1/courses/:course_id/rubrics', { resource: 'course' }],
     update: ['PUT /api/v1/courses/:course_id/rubrics/:id', { resource: 'rubric' }],
     delete: ['DELETE /api/v1/courses/:course_id/rubrics/:id', { resource: 'rubric' }],
+    // A rubric's associations of their own (rubric_associations_controller.rb): what it grades or
+    // is bookmarked in; create and update answer `{ rubric, rubric_association }` as rubrics do.
+    createAssociation: ['POST /api/v1/courses/:course_id/rubric_associations', { resource: 'course' }],
+    updateAssociation: ['PUT /api/v1/courses/:course_id/rubric_associations/:id', { resource: 'rubric association' }],
+    deleteAssociation: [
+      'DELETE /api/v1/courses/:course_id/rubric_associations/:id',
+      { resource: 'rubric association' },
+    ],
+    // A submission assessed under an association (rubric_assessments_controller.rb).
+    createAssessment: [
+      'POST /api/v1/courses/:course_id/rubric_associations/:rubric_association_id/rubric_assessments',
+      { resource: 'rubric association' },
+    ],
+    updateAssessment: [
+      'PUT /api/v1/courses/:course_id/rubric_associations/:rubric_association_id/rubric_assessments/:id',
+      { resource: 'rubric assessment' },
+    ],
+    deleteAssessment: [
+      'DELETE /api/v1/courses/:course_id/rubric_associations/:rubric_association_id/rubric_assessments/:id',
+      { resource: 'rubric assessment' },
+    ],
   },
   // A course's pages (wiki_pages_api_controller.rb): a page is named by its url slug or `page_id:N`
   // (a slug wins where both could be meant); PUT on a slug that names none creates the page.

@@ -21,6 +21,66 @@ function workspace() {
   };
 }
 
+describe('lms rubrics: associations and assessments', () => {
+  it('associates, changes and deletes an association, asking before it deletes', async () => {
+    const lms = session(TEACHER);
+    const made = await lms.run('rubrics associate 1 --course 1 --assignment 3 --use-for-grading -o json');
+    expect(made.stderr).toBe('');
+    const link = json(made.stdout).rubric_association as { id: number; use_for_grading: boolean };
+    expect(link).toMatchObject({ association_type: 'Assignment', association_id: 3, use_for_grading: true });
+    const changed = await lms.run(`rubrics update-association ${link.id} --course 1 --use-for-grading false -o json`);
+    expect(json(changed.stdout).rubric_association).toMatchObject({ id: link.id, use_for_grading: false });
+    expect((await lms.run(`rubrics update-association ${link.id} --course 1`)).stderr).toContain('nothing to change');
+    expect((await lms.run(`rubrics delete-association ${link.id} --course 1 --no-input`)).exitCode).toBe(2);
+    const gone = await lms.run(`rubrics delete-association ${link.id} --course 1 --yes -o json`);
+    expect(json(gone.stdout)).toMatchObject({ id: link.id });
+    expect((await lms.run(`rubrics delete-association ${link.id} --course 1 --yes`)).exitCode).toBe(4);
+  });
+
+  it("assesses a student under the rubric's grading association, checking points first", async () => {
+    const lms = session(TEACHER);
+    const r = await lms.run([
+      'rubrics',
+      'assess',
+      '1',
+      '--course',
+      '1',
+      '--user',
+      '9',
+      '--score',
+      'hypothesis=3',
+      '--score',
+      'Method=5,Name the control',
+      '-o',
+      'json',
+    ]);
+    expect(r.stderr).toBe('');
+    const made = json(r.stdout);
+    expect(made).toMatchObject({ rubric_association_id: 2, score: 8, assessment_type: 'grading' });
+    const graded = await lms.run('submissions get --course 1 --assignment 1 --user 9 -o json --fields score');
+    expect(json(graded.stdout)).toEqual({ score: 8 });
+    const again = await lms.run(
+      `rubrics assess 1 --course 1 --user 9 --score method=1 --assessment ${made.id} -o json`,
+    );
+    expect(json(again.stdout)).toMatchObject({ id: made.id, score: 1 });
+    const outside = await lms.run('rubrics assess 1 --course 1 --user 9 --score method=9');
+    expect([outside.exitCode, outside.stderr]).toEqual([2, expect.stringContaining("outside Method's range, 0 to 5")]);
+    const unknown = await lms.run('rubrics assess 1 --course 1 --user 9 --score style=1');
+    expect([unknown.exitCode, unknown.stderr]).toEqual([2, expect.stringContaining('not a criterion')]);
+    expect((await lms.run(`rubrics delete-assessment ${made.id} --course 1 --association 2 --no-input`)).exitCode).toBe(
+      2,
+    );
+    const gone = await lms.run(`rubrics delete-assessment ${made.id} --course 1 --association 2 --yes -o json`);
+    expect(json(gone.stdout)).toMatchObject({ id: made.id });
+  });
+
+  it('refuses a student assessing (exit 3): the mock has no peer review assignments', async () => {
+    const lms = session({ LMS_TOKEN: '7~mock-sam' });
+    const r = await lms.run('rubrics assess 1 --course 1 --user 8 --score method=1 --type peer_review --association 2');
+    expect(r.exitCode).toBe(3);
+  });
+});
+
 describe('lms rubrics', () => {
   it('lists, shows with associations and assessments, creates, updates and deletes', async () => {
     const lms = session(TEACHER);

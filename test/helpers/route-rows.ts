@@ -468,6 +468,31 @@ export const ROUTE_ROWS: Record<string, Row> = {
     allow: BIO_CONTENT,
   },
   'rubrics.delete': { path: `/api/v1/${C}/rubrics/1`, allow: BIO_CONTENT },
+  // Association 2 grades assignment 1 by rubric 1; assessment 1 is Sam's under it.
+  'rubrics.createAssociation': {
+    path: `/api/v1/${C}/rubric_associations`,
+    body: { rubric_association: { rubric_id: '1', association_type: 'Assignment', association_id: '3' } },
+    allow: BIO_CONTENT,
+  },
+  'rubrics.updateAssociation': {
+    path: `/api/v1/${C}/rubric_associations/2`,
+    body: { rubric_association: { hide_points: 'true' } },
+    allow: BIO_CONTENT,
+  },
+  'rubrics.deleteAssociation': { path: `/api/v1/${C}/rubric_associations/2`, allow: BIO_CONTENT },
+  // Assessing is grading Sam (the mock has no peer review assignments that would let a student).
+  'rubrics.createAssessment': {
+    path: `/api/v1/${C}/rubric_associations/2/rubric_assessments`,
+    body: { rubric_assessment: { user_id: '7', assessment_type: 'grading', criterion_method: { points: '0' } } },
+    allow: SAM_GRADERS,
+  },
+  'rubrics.updateAssessment': {
+    path: `/api/v1/${C}/rubric_associations/2/rubric_assessments/1`,
+    body: { rubric_assessment: { criterion_method: { points: '0' } } },
+    allow: SAM_GRADERS,
+  },
+  // Deleting one is managing the association: those who manage the course's rubrics.
+  'rubrics.deleteAssessment': { path: `/api/v1/${C}/rubric_associations/2/rubric_assessments/1`, allow: BIO_CONTENT },
 
   'admins.create': { path: '/api/v1/accounts/1/admins', body: { user_id: '3' }, allow: ROOT_ADMIN },
   'admins.delete': { path: '/api/v1/accounts/1/admins/2', body: { role_id: 7 }, allow: ROOT_ADMIN },

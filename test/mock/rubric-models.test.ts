@@ -4,6 +4,7 @@
 // and the fields a model always carries are there.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { AssessmentFields } from '../../src/spec/types/rubrics.js';
 import { clientFor, collect, freshMock, TOKENS } from '../helpers/mock-client.js';
 
 const { models, beyond, required } = JSON.parse(
@@ -81,6 +82,38 @@ describe('the mock answers rubrics as canvas-lms models them', () => {
     });
     check('Rubric', updated.rubric, 'update.rubric');
     check('RubricAssociation', updated.rubric_association, 'update.rubric_association');
+    const linked = await teacher.ops.rubrics.createAssociation({
+      course_id: 1,
+      rubric_association: { rubric_id: made.rubric.id, association_type: 'Assignment', association_id: 1 },
+    });
+    check('Rubric', linked.rubric, 'createAssociation.rubric');
+    check('RubricAssociation', linked.rubric_association, 'createAssociation.rubric_association');
+    const relinked = await teacher.ops.rubrics.updateAssociation({
+      course_id: 1,
+      id: linked.rubric_association!.id,
+      rubric_association: { use_for_grading: true },
+    });
+    check('RubricAssociation', relinked.rubric_association, 'updateAssociation.rubric_association');
+    const under = { course_id: 1, rubric_association_id: linked.rubric_association!.id };
+    const rubric_assessment: AssessmentFields = { user_id: 9, assessment_type: 'grading' };
+    rubric_assessment[`criterion_${made.rubric.data[0].id}`] = { points: 4 };
+    const assessed = await teacher.ops.rubrics.createAssessment({ ...under, rubric_assessment });
+    check('RubricAssessment', assessed, 'createAssessment');
+    check(
+      'RubricAssessment',
+      await teacher.ops.rubrics.updateAssessment({ ...under, id: assessed.id, rubric_assessment: {} }),
+      'updateAssessment',
+    );
+    check(
+      'RubricAssessment',
+      await teacher.ops.rubrics.deleteAssessment({ ...under, id: assessed.id }),
+      'deleteAssessment',
+    );
+    check(
+      'RubricAssociation',
+      await teacher.ops.rubrics.deleteAssociation({ course_id: 1, id: linked.rubric_association!.id }),
+      'deleteAssociation',
+    );
     check('Rubric', await teacher.ops.rubrics.delete({ course_id: 1, id: made.rubric.id }), 'delete');
   });
 });

@@ -35,18 +35,26 @@ export function pointsFor(c: RubricCriterion, raw: string): number | string {
 
 /** `criterion=points[,comment]`, as many as given, into the rubric_assessment parameter. */
 export function rubricFromFlags(a: GradedAssignment, specs: readonly string[]): RubricAssessmentParam {
-  const criteria = criteriaOf(a);
+  return assessmentOf(criteriaOf(a), specs, '--rubric');
+}
+
+/** `criterion=points[,comment]` against a rubric's criteria, each checked, by criterion id. */
+export function assessmentOf(
+  criteria: readonly RubricCriterion[],
+  specs: readonly string[],
+  flag: string,
+): RubricAssessmentParam {
   const out: RubricAssessmentParam = {};
   for (const spec of specs) {
     const eq = spec.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--rubric "${spec}": give CRITERION=POINTS[,COMMENT]`);
+    if (eq <= 0) throw new UsageError(`${flag} "${spec}": give CRITERION=POINTS[,COMMENT]`);
     const c = criterionNamed(criteria, spec.slice(0, eq));
-    if (typeof c === 'string') throw new UsageError(`--rubric: ${c}`);
+    if (typeof c === 'string') throw new UsageError(`${flag}: ${c}`);
     const rest = spec.slice(eq + 1);
     const comma = rest.indexOf(',');
     const points = pointsFor(c, comma < 0 ? rest : rest.slice(0, comma));
-    if (typeof points === 'string') throw new UsageError(`--rubric: ${points}`);
-    if (out[c.id]) throw new UsageError(`--rubric: ${c.description} is given twice`);
+    if (typeof points === 'string') throw new UsageError(`${flag}: ${points}`);
+    if (out[c.id]) throw new UsageError(`${flag}: ${c.description} is given twice`);
     const comment = comma < 0 ? undefined : rest.slice(comma + 1).trim();
     out[c.id] = { points, ...(comment ? { comments: comment } : {}) };
   }

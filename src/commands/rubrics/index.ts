@@ -1,11 +1,13 @@
 // `lms rubrics`: a course's rubrics — their criteria and ratings, the assignment each grades — and
-// what they assessed (`get --assessments`). Grading by rubric is `lms grade --rubric`.
+// what they assessed (`get --assessments`); their associations and assessments (links.ts). Grading
+// by rubric is also `lms grade --rubric`.
 import { item, list, type CommandResult, type Verbs } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
 import { command } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 import type { RubricInclude, RubricWriteParams } from '../../spec/types/rubrics.js';
 import { criteriaHash } from './criteria.js';
+import { linkVerbs } from './links.js';
 
 const COLUMNS = ['id', 'title', 'points_possible', 'context_id', 'free_form_criterion_comments'];
 /** A write's answer, `{ rubric, rubric_association }`: the rubric and what it is associated with. */
@@ -211,4 +213,11 @@ const deleteRubric = command({
   },
 });
 
-export const rubricsVerbs: Verbs = [listRubrics, getRubric, createRubric, updateRubric, deleteRubric] as Verbs;
+export const rubricsVerbs: Verbs = [
+  listRubrics,
+  getRubric,
+  createRubric,
+  updateRubric,
+  deleteRubric,
+  ...linkVerbs,
+] as Verbs;

@@ -45,7 +45,16 @@ import type {
 import type { Progress } from './progress.js';
 import type { Module, ModuleActionAnswer, ModuleFields, ModuleItem, ModuleItemFields } from './modules.js';
 import type { Quiz, QuizFields } from './quizzes.js';
-import type { Rubric, RubricInclude, RubricWithAssociation, RubricWriteParams } from './rubrics.js';
+import type {
+  AssessmentWriteParams,
+  AssociationWriteParams,
+  Rubric,
+  RubricAssessment,
+  RubricAssociation,
+  RubricInclude,
+  RubricWithAssociation,
+  RubricWriteParams,
+} from './rubrics.js';
 import type { SisImport, SisImportParams, SisImportState } from './sis.js';
 import type {
   Admin,
@@ -173,6 +182,15 @@ export interface Endpoints {
   'rubrics.create': { params: RubricWriteParams; result: RubricWithAssociation };
   'rubrics.update': { params: RubricWriteParams & { id: Id }; result: RubricWithAssociation };
   'rubrics.delete': { params: { course_id: Id; id: Id }; result: Rubric };
+  'rubrics.createAssociation': { params: AssociationWriteParams; result: RubricWithAssociation };
+  'rubrics.updateAssociation': { params: AssociationWriteParams & { id: Id }; result: RubricWithAssociation };
+  'rubrics.deleteAssociation': { params: { course_id: Id; id: Id }; result: RubricAssociation };
+  'rubrics.createAssessment': { params: AssessmentWriteParams; result: RubricAssessment };
+  'rubrics.updateAssessment': { params: AssessmentWriteParams & { id: Id }; result: RubricAssessment };
+  'rubrics.deleteAssessment': {
+    params: { course_id: Id; rubric_association_id: Id; id: Id };
+    result: RubricAssessment;
+  };
   // pages
   'pages.list': { params: { course_id: Id } & ListPagesParams; result: Page };
   'pages.create': { params: { course_id: Id; wiki_page: PageFields & { title: string } }; result: Page };

@@ -113,3 +113,37 @@ export type RubricInclude =
   | 'assignment_associations'
   | 'course_associations'
   | 'account_associations';
+
+/** `rubric_association[…]` of the associations API (rubric_associations_controller.rb). */
+export interface AssociationWriteParams {
+  course_id: Id;
+  rubric_association: {
+    rubric_id?: Id;
+    association_id?: Id;
+    association_type?: 'Assignment' | 'Course' | 'Account';
+    title?: string;
+    use_for_grading?: boolean;
+    hide_score_total?: boolean;
+    purpose?: 'grading' | 'bookmark';
+    bookmarked?: boolean;
+  };
+}
+
+/** One criterion's part of an assessment, as `rubric_assessment[criterion_<id>][…]` sends it. */
+interface AssessedCriterion {
+  points?: number | string;
+  comments?: string;
+  rating_id?: string;
+}
+
+/** `rubric_assessment[…]`: whom it assesses, as what, and a `criterion_<id>` key per criterion rated. */
+export type AssessmentFields = {
+  user_id?: Id;
+  assessment_type?: 'grading' | 'peer_review' | 'provisional_grade';
+} & { [criterion: `criterion_${string}`]: AssessedCriterion };
+
+export interface AssessmentWriteParams {
+  course_id: Id;
+  rubric_association_id: Id;
+  rubric_assessment: AssessmentFields;
+}

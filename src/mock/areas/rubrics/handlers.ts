@@ -55,15 +55,15 @@ const TITLE = text({ max: 255, required: true });
 const DESCRIPTION = text({ max: 255 });
 
 /** The course of the path, which the caller must manage rubrics in (canvas-lms asks it of every call). */
-function managedCourse(ctx: MockCtx): CourseRow {
+export function managedCourse(ctx: MockCtx): CourseRow {
   const course = readableCourse(ctx, ctx.path.course_id);
   demand(ctx, rubricsPolicy.manage, { course });
   return course;
 }
 
-/** The course's rubric of the path, not deleted. */
-function rubricIn(ctx: MockCtx, course: CourseRow): RubricRow {
-  const id = numericId(ctx.path.id);
+/** The course's rubric the path (or the id given) names, not deleted. */
+export function rubricIn(ctx: MockCtx, course: CourseRow, raw = ctx.path.id): RubricRow {
+  const id = raw === undefined ? undefined : numericId(raw);
   const r = id === undefined ? undefined : rubricById(ctx.db, id);
   if (!r || r.course_id !== course.id || r.workflow_state !== 'active') throw notFound('Rubric not found');
   return r;
@@ -199,7 +199,7 @@ function associationObject(
   return { type: 'Assignment', id: assignment.id };
 }
 
-function associationFields(a: ParamsObject, type: string, current?: AssociationRow): AssociationFields {
+export function associationFields(a: ParamsObject, type: string, current?: AssociationRow): AssociationFields {
   const purpose = str(a, 'purpose') ?? current?.purpose ?? (type === 'Assignment' ? 'grading' : 'bookmark');
   if (purpose !== 'grading' && purpose !== 'bookmark')
     throw rejected('rubric_association[purpose] must be grading or bookmark');
@@ -217,7 +217,7 @@ function associationFields(a: ParamsObject, type: string, current?: AssociationR
 }
 
 /** A rubric used for grading sets its assignment's points, unless asked not to (skip_updating_points_possible). */
-function followPoints(ctx: MockCtx, association: AssociationRow, rubric: RubricRow): void {
+export function followPoints(ctx: MockCtx, association: AssociationRow, rubric: RubricRow): void {
   const skip =
     bool(ctx.params, 'skip_updating_points_possible') ??
     bool(obj(ctx.params, 'rubric'), 'skip_updating_points_possible');
@@ -226,7 +226,12 @@ function followPoints(ctx: MockCtx, association: AssociationRow, rubric: RubricR
 }
 
 /** Creates or changes the association the request names; the course's bookmark when it names none. */
-function associate(ctx: MockCtx, course: CourseRow, rubric: RubricRow, creating: boolean): AssociationRow | undefined {
+export function associate(
+  ctx: MockCtx,
+  course: CourseRow,
+  rubric: RubricRow,
+  creating: boolean,
+): AssociationRow | undefined {
   const a = obj(ctx.params, 'rubric_association');
   const named = idOf(str(ctx.params, 'rubric_association_id'));
   let existing = named === undefined ? undefined : associationById(ctx.db, named);
@@ -278,7 +283,7 @@ function associate(ctx: MockCtx, course: CourseRow, rubric: RubricRow, creating:
   return association;
 }
 
-function answer(ctx: MockCtx, rubric: RubricRow, association: AssociationRow | undefined) {
+export function answer(ctx: MockCtx, rubric: RubricRow, association: AssociationRow | undefined) {
   const r = rubricById(ctx.db, rubric.id)!;
   const json = rubricJson(r);
   return {

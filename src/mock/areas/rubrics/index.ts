@@ -7,6 +7,11 @@ import { schema } from './schema.js';
 export const rubricsArea = defineArea({
   name: 'rubrics',
   schema,
-  load: async () => ({ handlers: (await import('./handlers.js')).rubricsHandlers }),
+  load: async () => ({
+    handlers: {
+      ...(await import('./handlers.js')).rubricsHandlers,
+      ...(await import('./associations.js')).associationHandlers,
+    },
+  }),
   seed: async () => (await import('./seed.js')).seedRubrics,
 });

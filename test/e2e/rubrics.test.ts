@@ -152,4 +152,45 @@ describe('a reference client, unmodified', () => {
     const deleted = await call('DELETE', `courses/1/rubrics/${rubric.id}`);
     expect(deleted).toMatchObject({ status: 200, body: { id: rubric.id, title: 'Field notes' } });
   }, 60_000);
+
+  it('associates and assesses as RubricAssociation and RubricAssessment call them', async () => {
+    // Course.create_rubric_association, then RubricAssociation.update.
+    const linked = await call('POST', 'courses/1/rubric_associations', {
+      'rubric_association[rubric_id]': '1',
+      'rubric_association[association_id]': '2',
+      'rubric_association[association_type]': 'Assignment',
+      'rubric_association[purpose]': 'grading',
+      'rubric_association[use_for_grading]': 'True',
+    });
+    expect(linked.status).toBe(200);
+    const association = linked.body.rubric_association as { id: number; association_type: string };
+    expect(association).toMatchObject({ association_type: 'Assignment', association_id: 2, use_for_grading: true });
+    const updated = await call('PUT', `courses/1/rubric_associations/${association.id}`, {
+      'rubric_association[hide_points]': 'True',
+    });
+    expect(updated.body.rubric_association).toMatchObject({ id: association.id, hide_points: true });
+
+    // RubricAssociation.create_rubric_assessment, RubricAssessment.update and .delete.
+    const assessed = await call('POST', `courses/1/rubric_associations/${association.id}/rubric_assessments`, {
+      'rubric_assessment[user_id]': '9',
+      'rubric_assessment[assessment_type]': 'grading',
+      'rubric_assessment[criterion_hypothesis][points]': '5',
+      'rubric_assessment[criterion_method][points]': '3',
+      'rubric_assessment[criterion_method][comments]': 'Name the control',
+    });
+    expect(assessed.status).toBe(200);
+    expect(assessed.body).toMatchObject({
+      rubric_association_id: association.id,
+      score: 8,
+      artifact_type: 'Submission',
+    });
+    const at = `courses/1/rubric_associations/${association.id}/rubric_assessments/${assessed.body.id}`;
+    const changed = await call('PUT', at, { 'rubric_assessment[criterion_method][points]': '5' });
+    expect(changed.body).toMatchObject({ id: assessed.body.id, score: 5 });
+    const graded = await call('GET', 'courses/1/assignments/2/submissions/9');
+    expect(graded.body.score).toBe(5);
+    expect((await call('DELETE', at)).status).toBe(200);
+    const gone = await call('DELETE', `courses/1/rubric_associations/${association.id}`);
+    expect(gone).toMatchObject({ status: 200, body: { id: association.id, association_type: 'Assignment' } });
+  }, 60_000);
 });

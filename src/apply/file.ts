@@ -619,8 +619,9 @@ class FileReader {
       const assignment = (course.objects.assignments ?? []).find((a) => a.key === key);
       const points = assignment?.fields.points_possible;
       if (typeof points !== 'number') continue;
-      const total = (r.fields.criteria as Criterion[]).reduce((n, c) => n + c.points, 0);
-      if (total !== points)
+      // To the hundredth, as Canvas shows points: 0.1 + 0.2 is 0.3.
+      const total = Math.round((r.fields.criteria as Criterion[]).reduce((n, c) => n + c.points, 0) * 100) / 100;
+      if (Math.abs(total - points) > 0.005)
         this.problems.push({
           ...r.source,
           line: r.lines.use_for_grading ?? r.source.line,

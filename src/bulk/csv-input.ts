@@ -675,7 +675,12 @@ export async function asCommaCsv(bytes: Buffer, dialect: CsvDialect): Promise<Bu
     relax_column_count: true,
     max_record_size: MAX_FIELD_BYTES,
   }) as string[][];
-  return Buffer.from(stringify(records, { record_delimiter: dialect.eol === '\r\n' ? 'windows' : 'unix' }), 'utf8');
+  // A line break inside a cell is quoted whichever the file's line ends are: Canvas's reader refuses
+  // an unquoted one, and csv-stringify quotes only the record delimiter it writes.
+  return Buffer.from(
+    stringify(records, { record_delimiter: dialect.eol === '\r\n' ? 'windows' : 'unix', quoted_match: /[\r\n]/ }),
+    'utf8',
+  );
 }
 
 export interface Parsed {

@@ -157,6 +157,12 @@ describe('rubrics in lms apply', () => {
       "e.yaml:11 courses[0].rubrics[0]: a rubric used for grading makes its assignment worth the rubric's points: " +
         'its criteria come to 15, and assignment "lab1" has points_possible 16',
     );
+    // Fractions of points add up as Canvas shows them, to the hundredth: 0.1 and 0.2 are 0.3.
+    const fractions = FILE.replace('points_possible: 15', 'points_possible: 0.3')
+      .replace('{ description: Hypothesis, points: 5 }', '{ description: Hypothesis, points: 0.1 }')
+      .replace(/points: 10\n(.*\n){4}/, 'points: 0.2\n');
+    const fine = await s.run(['apply', '-f', s.file('f.yaml', fractions), '--plan']);
+    expect(fine.exitCode, fine.stderr).toBe(0);
     expect(s.writes()).toEqual([]);
   });
 

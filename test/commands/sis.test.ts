@@ -501,6 +501,16 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     expect(bad.stderr).toContain('bad-enr.csv:2: status "retired" is not one of');
     expect(bad.stderr).toContain('bad-enr.csv:5: limit_section_privileges "maybe" is not true or false');
     expect(writes).toEqual([]);
+    // What only the instance's SIS import reads is refused, never dropped.
+    const dated = await lms.run([
+      'enrollments',
+      'import',
+      file('dated.csv', 'course_id,user_id,role,status,start_date,notify\nC1,u1,student,active,2026-09-01,true\n'),
+    ]);
+    expect(dated.exitCode).toBe(2);
+    expect(dated.stderr).toContain('dated.csv:2: start_date "2026-09-01": lms enrollments import cannot set it');
+    expect(dated.stderr).toContain('dated.csv:2: notify "true": lms enrollments import cannot set it');
+    expect(writes).toEqual([]);
     const refs = await lms.run([
       'enrollments',
       'import',

@@ -161,6 +161,19 @@ const HINTS: Hint[] = [
   { source: '`start the server with lms mcp ${flag} to allow it`', line: 'mcp --allow-writes', how: 'read' },
   { source: 'destructiveHint need lms mcp --allow-destructive', line: 'mcp --allow-destructive', how: 'read' },
   { source: 'run the file with lms sis import', line: '--mock sis list', how: 'run', token: ADMIN },
+  { source: 'run the file with lms enrollments import', line: 'enrollments import enrollments.csv', how: 'read' },
+  { source: 'follow it with lms sis status ${started.id}', line: 'sis status 1', how: 'read' },
+  { source: 'lms sis status ${b.id} shows how it ended', line: 'sis status 1', how: 'read' },
+  {
+    source: 'set it once they exist: lms assignment-groups update --never-drop',
+    line: 'assignment-groups update 1 --course 1 --never-drop 3',
+    how: 'read',
+  },
+  {
+    source: 'associate it with one first (lms rubrics associate)',
+    line: 'rubrics associate 1 --course 1 --assignment 1',
+    how: 'read',
+  },
   { source: 'start the server with lms mcp --toolsets ${tool.toolset}', line: 'mcp --toolsets roster', how: 'read' },
   // The verb that reads a SIS file of another kind than the one given.
   { source: "user: 'lms users import',", line: 'users import users.csv', how: 'read' },

@@ -88,6 +88,9 @@ function parseEnrollments(
 
 const PLAIN_SCHEMA = { columns: COLUMNS, required: ['user'], check: checkRow };
 
+/** A SIS enrollments.csv's cells the enrollments API this import writes through has no field for. */
+const SIS_ONLY = ['start_date', 'end_date', 'notify', 'root_account'] as const;
+
 const SIS_SCHEMA = {
   columns: SIS_FILES.enrollment.columns,
   required: ['status'],
@@ -100,6 +103,9 @@ const SIS_SCHEMA = {
       problems.push(`status "${v.status}": lms enrollments import cannot tell; run the file with lms sis import`);
     if (v.associated_user_id && (v.role || '').toLowerCase() !== 'observer' && !v.role_id)
       problems.push('associated_user_id is for an observer row');
+    // Read by the instance's SIS import only: refused rather than dropped.
+    const why = 'lms enrollments import cannot set it; run the file with lms sis import';
+    for (const c of SIS_ONLY) if (v[c]) problems.push(`${c} "${v[c]}": ${why}`);
     return problems;
   },
 };
@@ -128,10 +134,6 @@ const ROSTER_UNSUPPORTED = [
   'role_id',
   'limit_section_privileges',
   'user_integration_id',
-  'start_date',
-  'end_date',
-  'notify',
-  'root_account',
 ] as const;
 
 /**

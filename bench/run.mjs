@@ -186,6 +186,8 @@ const cases = [
   },
 ];
 
+const refMockDb = join(scratch, 'ref-mock.db');
+
 /** Against a ref: the most this build's median may be over the ref's, for each case with a budget. */
 const AGAINST_BUDGET = 1.1;
 const refLms = flags.against ? buildRef(flags.against) : undefined;
@@ -200,8 +202,21 @@ if (refLms) {
       memoryMb: undefined,
       check: undefined,
     };
-    // Its own compile cache: two builds sharing one would each find the other's entries stale.
-    Object.defineProperty(ref, 'env', { get: () => ({ ...c.env, LMS_CACHE_DIR: join(scratch, 'ref-cache') }) });
+    // Its own compile cache: two builds sharing one would each find the other's entries stale. And its
+    // own mock database, seeded by the ref: one whose schema is older rebuilds the file it opens, under
+    // the server this build serves from it.
+    Object.defineProperty(ref, 'env', {
+      get: () => ({
+        ...c.env,
+        LMS_CACHE_DIR: join(scratch, 'ref-cache'),
+        ...(c.env?.LMS_MOCK_DB ? { LMS_MOCK_DB: refMockDb } : {}),
+      }),
+    });
+    if (c.env?.LMS_MOCK_DB)
+      ref.setup = () =>
+        exec(`seed the mock @ ${flags.against}`, node, [refLms, '--mock', 'mock', 'seed', '--yes'], {
+          LMS_MOCK_DB: refMockDb,
+        });
     cases.push(ref);
     c.ref = ref.name;
   }

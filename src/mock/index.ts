@@ -4,9 +4,12 @@
 // against an instance never reads the mock's code; test/spec/layers.test.ts holds the rule.
 export { defaultMockDbPath, listTokens, loadMock, MOCK_ADMIN_TOKEN, MOCK_BASE_URL, reseed } from './runtime.js';
 export { SEED_EPOCH } from './seed.js';
-export { generateSchool } from './generate.js';
-export { serveIdentity } from './tls.js';
-export { formatBytes, serveMock } from './serve.js';
 export { DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults } from './faults.js';
 export { requireUserAgent } from './user-agent.js';
 export { driverName, openSqlite } from './db/driver.js';
+
+// What a mock command alone runs, loaded when it first asks, as before the mock was a file of its
+// own: a --mock listing does not evaluate the HTTP server, its certificate or the generated school.
+export const generator = () => import('./generate.js');
+export const server = () => import('./serve.js');
+export const certificates = () => import('./tls.js');

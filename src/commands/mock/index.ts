@@ -308,7 +308,7 @@ export const mockVerbs: Verbs = [
       await reseed(mock.db, { clock: mock.now() });
       let extra = '';
       if (users) {
-        const { generateSchool } = await import('../../mock/index.js');
+        const { generateSchool } = await (await import('../../mock/index.js')).generator();
         const made = generateSchool(mock.db, {
           users,
           courses: courses ?? Math.max(1, Math.floor(users / 100)),
@@ -366,10 +366,11 @@ export const mockVerbs: Verbs = [
       const readyFile = prepareReadyFile(opts.readyFile);
       const tls =
         (opts.tlsCert ?? opts.tlsKey ?? opts.tlsSelfSigned)
-          ? await (await import('../../mock/index.js')).serveIdentity(opts)
+          ? await (await (await import('../../mock/index.js')).certificates()).serveIdentity(opts)
           : undefined;
-      const { serveMock, formatBytes, DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults, requireUserAgent } =
-        await import('../../mock/index.js');
+      const mockParts = await import('../../mock/index.js');
+      const { DEFAULT_THROTTLE, describeFaults, hasFaults, withFaults, requireUserAgent } = mockParts;
+      const { serveMock, formatBytes } = await mockParts.server();
       const mock = await ctx.mock();
       // LMS_MOCK_FAULTS (already parsed by the runtime) is the base; flags override it.
       const faults = mergeFaults(mock.faults ?? {}, flags, DEFAULT_THROTTLE);

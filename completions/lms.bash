@@ -280,6 +280,7 @@ _lms_subcommand() {
     'users:help') _lms_next='users help'; return 0 ;;
     'users:import') _lms_next='users import'; return 0 ;;
     'users:list'|'users:ls') _lms_next='users list'; return 0 ;;
+    'users:logins') _lms_next='users logins'; return 0 ;;
     'users:page-views') _lms_next='users page-views'; return 0 ;;
     'users:profile') _lms_next='users profile'; return 0 ;;
     'users:settings') _lms_next='users settings'; return 0 ;;
@@ -1033,6 +1034,7 @@ _lms_argument() {
     'users delete:'0) _lms_words='@ids'; return 0 ;;
     'users get:'0) _lms_words='@ids'; return 0 ;;
     'users import:'0) _lms_words='@files'; return 0 ;;
+    'users logins:'0) _lms_words='@ids'; return 0 ;;
     'users settings get:'0) _lms_words='@ids'; return 0 ;;
     'users settings update:'0) _lms_words='@ids'; return 0 ;;
     'users update:'0) _lms_words='@ids'; return 0 ;;
@@ -1333,7 +1335,7 @@ _lms_subcommands() {
     'upcoming') _lms_words='help list' ;;
     'upcoming help') _lms_words='' ;;
     'upcoming list') _lms_words='' ;;
-    'users') _lms_words='avatars create delete export follow get help import list page-views profile settings unfollow update upload' ;;
+    'users') _lms_words='avatars create delete export follow get help import list logins page-views profile settings unfollow update upload' ;;
     'users avatars') _lms_words='' ;;
     'users create') _lms_words='' ;;
     'users delete') _lms_words='' ;;
@@ -1343,6 +1345,7 @@ _lms_subcommands() {
     'users help') _lms_words='' ;;
     'users import') _lms_words='' ;;
     'users list') _lms_words='' ;;
+    'users logins') _lms_words='' ;;
     'users page-views') _lms_words='' ;;
     'users profile') _lms_words='' ;;
     'users settings') _lms_words='get help update' ;;
@@ -1635,6 +1638,7 @@ _lms_flags() {
     'users help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'users import') _lms_words='--account --all --as-user --concurrency --delimiter --dry-run --failed-out --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --restart --skip-invalid --timeout --update --verbose -v --version -V --yes -y' ;;
     'users list') _lms_words='--account --all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --search --timeout --verbose -v --version -V --yes -y' ;;
+    'users logins') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'users page-views') _lms_words='--all --as-user --end-time --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --start-time --timeout --verbose -v --version -V --yes -y' ;;
     'users profile') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'users settings') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
@@ -1642,7 +1646,7 @@ _lms_flags() {
     'users settings help') _lms_words='--all --as-user --fields --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'users settings update') _lms_words='--all --as-user --dry-run --fields --help -h --insecure --jq --limit --manual-mark-as-read --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'users unfollow') _lms_words='--all --as-user --dry-run --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
-    'users update') _lms_words='--all --as-user --avatar-token --avatar-url --dry-run --fields --help -h --insecure --jq --limit --locale --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --short-name --sortable-name --time-zone --timeout --verbose -v --version -V --yes -y' ;;
+    'users update') _lms_words='--all --as-user --avatar-token --avatar-url --dry-run --fields --help -h --insecure --jq --limit --locale --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --short-name --sortable-name --suspend --time-zone --timeout --unsuspend --verbose -v --version -V --yes -y' ;;
     'users upload') _lms_words='--all --as-user --content-type --dry-run --fields --folder --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --on-duplicate --output -o --per-page --profile -p --raw --timeout --user --verbose -v --version -V --yes -y' ;;
     'version') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     *) _lms_words='' ;;

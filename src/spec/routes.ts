@@ -201,6 +201,9 @@ const supportingTable = {
     get: ['GET /api/v1/users/:id', { resource: 'user' }],
     ignoreTodo: ['DELETE /api/v1/users/self/todo/:asset_string/:purpose'],
     hideStreamItem: ['DELETE /api/v1/users/self/activity_stream/:id', { resource: 'stream item' }],
+    // A user's logins in every account (pseudonyms_controller.rb#index, pseudonym_json): their
+    // workflow_state is what `user[event]` suspends, and what an import compares a SIS status with.
+    logins: ['GET /api/v1/users/:user_id/logins', { paginated: true, resource: 'user' }],
   },
   accounts: {
     list: ['GET /api/v1/accounts', paged],

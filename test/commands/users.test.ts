@@ -182,6 +182,58 @@ describe('lms users create / update / delete', () => {
   });
 });
 
+describe('lms users update --suspend / --unsuspend, lms users logins', () => {
+  const states = async (lms: ReturnType<typeof session>, user: string) =>
+    (json((await lms.run(`users logins ${user} -o json`)).stdout) as { workflow_state: string }[]).map(
+      (l) => l.workflow_state,
+    );
+
+  it("lists a user's logins, yourself by default, as a table on a terminal", async () => {
+    const lms = session();
+    const r = await lms.run('users logins sis_user_id:S-007', { tty: true });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+UNIQUE_ID\s+SIS_USER_ID\s+ACCOUNT_ID\s+WORKFLOW_STATE$/);
+    expect(lines[1]).toMatch(/^\d+\s+sam\s+S-007\s+1\s+active$/);
+    expect(lines).toHaveLength(2);
+    const own = await lms.run('users logins -o json --as-user 7');
+    expect((json(own.stdout) as { unique_id: string }[]).map((l) => l.unique_id)).toEqual(['sam']);
+  });
+
+  it('asks before --suspend: --yes in scripts, a prompt on a TTY; --unsuspend asks nothing', async () => {
+    const lms = session();
+    const refused = await lms.run('users update 7 --suspend');
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toBe(
+      'error: --suspend destroys data: pass --yes to confirm when not running interactively\n',
+    );
+    const asked: string[] = [];
+    const declined = await lms.run('users update 7 --suspend', {
+      tty: true,
+      prompter: {
+        secret: async () => '',
+        confirm: async (message: string) => {
+          asked.push(message);
+          return false;
+        },
+      },
+    });
+    expect(declined.exitCode).toBe(130);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('--suspend');
+    expect(await states(lms, '7')).toEqual(['active']);
+    const done = await lms.run('users update 7 --suspend --yes');
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(json(done.stdout)).toMatchObject({ id: 7 });
+    expect(await states(lms, '7')).toEqual(['suspended']);
+    expect((await lms.run('users update 7 --unsuspend')).exitCode).toBe(0);
+    expect(await states(lms, '7')).toEqual(['active']);
+    const both = await lms.run('users update 7 --suspend --unsuspend --yes');
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('either --suspend or --unsuspend');
+  });
+});
+
 describe('lms users settings, follow, profile, avatars, page-views', () => {
   it('reads and updates settings', async () => {
     const lms = session();

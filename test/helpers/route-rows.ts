@@ -113,6 +113,8 @@ export const ROUTE_ROWS: Record<string, Row> = {
   'users.profile': { path: '/api/v1/users/8/profile', allow: SOFIA_VIEWERS },
   'users.avatars': { path: '/api/v1/users/8/avatars', allow: USER_MANAGERS },
   'users.pageViews': { path: '/api/v1/users/7/page_views', allow: SAM_AND_MANAGERS },
+  // Sam's logins: Sam, and admins who read logins over an account Sam is within (the school's too).
+  'users.logins': { path: '/api/v1/users/7/logins', allow: ['student', 'helpdesk', 'subAdmin', 'admin'] },
   'users.uploadFile': { path: '/api/v1/users/self/files', body: { name: 'notes.txt', size: 3 }, allow: EVERYONE },
   'users.activityStream': { path: '/api/v1/users/self/activity_stream', allow: EVERYONE },
   'users.activityStreamAlias': { path: '/api/v1/users/activity_stream', allow: EVERYONE },

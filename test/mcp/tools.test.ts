@@ -213,6 +213,24 @@ describe('a call', () => {
     },
   );
 
+  it(
+    'refuses users_update with suspend without ' + '--allow-destructive, and sends unsuspend with --allow-writes',
+    async () => {
+      requests = [];
+      const s = server({ writes: true });
+      const r = await call(s, 'users_update', { id: '7', suspend: true });
+      expect(r.isError).toBe(true);
+      expect(r.structuredContent?.error).toMatchObject({ refused: true, needs: '--allow-destructive' });
+      expect(writes()).toEqual([]);
+      const back = await call(s, 'users_update', { id: '7', unsuspend: true });
+      expect(back.isError, back.content[0].text).toBeFalsy();
+      expect(writes()).toHaveLength(1);
+      const listed = await call(s, 'users_logins', { id: '7' });
+      expect(listed.isError, listed.content[0].text).toBeFalsy();
+      expect(JSON.stringify(listed.structuredContent)).toContain('"unique_id":"sam"');
+    },
+  );
+
   it('applies without --allow-destructive when nothing would be deleted, and refuses --prune', async () => {
     requests = [];
     const s = server({ writes: true });

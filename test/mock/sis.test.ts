@@ -153,6 +153,27 @@ describe('SIS imports', () => {
     });
   });
 
+  it("suspends a users.csv row's login in the state the logins route and user[event] share", async () => {
+    const mock = freshMock();
+    const admin = clientFor(mock, TOKENS.admin);
+    const head = 'user_id,login_id,full_name,status\n';
+    const run = async (rows: string) =>
+      finished(mock, admin, (await importFiles(admin, strToU8(head + rows), 'users.csv')).id);
+    const states = async () => {
+      const user = await admin.ops.users.get({ id: 'sis_user_id:U-9' });
+      return (await collect(admin.ops.users.logins({ user_id: user.id }))).map((l) => l.workflow_state);
+    };
+    await run('U-9,kay,Kay Suspended,suspended\n');
+    expect(await states()).toEqual(['suspended']);
+    const user = await admin.ops.users.get({ id: 'sis_user_id:U-9' });
+    await admin.ops.users.update({ id: user.id, user: { event: 'unsuspend' } });
+    expect(await states()).toEqual(['active']);
+    await run('U-9,kay,Kay Suspended,suspended\n');
+    expect(await states()).toEqual(['suspended']);
+    await run('U-9,kay,Kay Suspended,active\n');
+    expect(await states()).toEqual(['active']);
+  });
+
   it('keeps a term with courses in it that terms.csv deletes, as a warning, and deletes an empty one', async () => {
     const mock = freshMock();
     const admin = clientFor(mock, TOKENS.admin);

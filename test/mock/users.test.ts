@@ -457,3 +457,62 @@ describe("personal fields follow the caller's rights", () => {
     expect(user.name).toBeTruthy();
   });
 });
+
+describe("a user's logins and user[event]", () => {
+  const states = async (token: string, id: number) =>
+    (await collect(as(token).logins({ user_id: id }))).map((l) => l.workflow_state);
+
+  it('lists the logins to the user and to admins who read logins; SIS ids only to SIS readers', async () => {
+    const [login] = await collect(as(TOKENS.admin).logins({ user_id: 7 }));
+    expect(login).toMatchObject({
+      user_id: 7,
+      account_id: 1,
+      unique_id: 'sam',
+      sis_user_id: 'S-007',
+      workflow_state: 'active',
+    });
+    expect(Object.keys(login)).toEqual(expect.arrayContaining(['id', 'integration_id', 'created_at']));
+    const [asHelpdesk] = await collect(as(TOKENS.helpdesk).logins({ user_id: 7 }));
+    expect(asHelpdesk.unique_id).toBe('sam');
+    expect(asHelpdesk).not.toHaveProperty('sis_user_id');
+    expect(asHelpdesk).not.toHaveProperty('integration_id');
+    expect(await states(TOKENS.student, 7)).toEqual(['active']);
+    expect(await statusOf(collect(as(TOKENS.otherStudent).logins({ user_id: 7 })))).toBe(401);
+    expect(await statusOf(collect(as(TOKENS.teacher).logins({ user_id: 7 })))).toBe(401);
+    expect(await statusOf(collect(as(TOKENS.admin).logins({ user_id: 9999 })))).toBe(404);
+  });
+
+  it('suspends and unsuspends every login, as those who may manage the user', async () => {
+    await as(TOKENS.helpdesk).update({ id: 7, user: { event: 'suspend' } });
+    expect(await states(TOKENS.admin, 7)).toEqual(['suspended']);
+    // Suspending again changes nothing; the record is answered as any update's.
+    expect((await as(TOKENS.admin).update({ id: 7, user: { event: 'suspend' } })).id).toBe(7);
+    expect(await states(TOKENS.admin, 7)).toEqual(['suspended']);
+    await as(TOKENS.admin).update({ id: 7, user: { event: 'unsuspend' } });
+    expect(await states(TOKENS.admin, 7)).toEqual(['active']);
+  });
+
+  it('refuses the event from whoever may not manage the user, and from a user for themself', async () => {
+    expect(await statusOf(as(TOKENS.teacher).update({ id: 7, user: { event: 'suspend' } }))).toBe(401);
+    expect(await statusOf(as(TOKENS.otherStudent).update({ id: 7, user: { event: 'suspend' } }))).toBe(401);
+    // Sam may change his own name, but not suspend himself: the whole update is refused.
+    expect(await statusOf(as(TOKENS.student).update({ id: 7, user: { name: 'S', event: 'suspend' } }))).toBe(401);
+    expect((await as(TOKENS.admin).get({ id: 7 })).name).toBe('Sam Student');
+    // An admin's own event is ignored, as Canvas ignores it.
+    await as(TOKENS.admin).update({ id: 1, user: { event: 'suspend' } });
+    expect(await states(TOKENS.admin, 1)).toEqual(['active']);
+    expect(await states(TOKENS.admin, 7)).toEqual(['active']);
+  });
+
+  it('ignores an event that is neither suspend nor unsuspend, as Canvas does', async () => {
+    const res = await mock.handler({
+      method: 'PUT',
+      url: 'http://lms.mock/api/v1/users/7',
+      headers: { authorization: `Bearer ${TOKENS.admin}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'user[event]=delete&user[short_name]=Sammy',
+    });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(String(res.body))).toMatchObject({ id: 7, short_name: 'Sammy' });
+    expect(await states(TOKENS.admin, 7)).toEqual(['active']);
+  });
+});

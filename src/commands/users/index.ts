@@ -132,7 +132,7 @@ const updateUser = command({
   name: 'update',
   args: [{ name: 'id' }],
   argIds: { id: 'user' },
-  summary: "Edit a user's names, time zone, locale or avatar",
+  summary: "Edit a user's names, time zone, locale or avatar, or suspend or unsuspend their logins",
   routes: ['users.update'],
   lookups: ['users.list'],
   columns: USER_COLUMNS,
@@ -144,9 +144,17 @@ const updateUser = command({
       description: 'a token from `lms users avatars` (wins over --avatar-url)',
     },
     avatarUrl: { long: 'avatar-url', value: 'url', description: 'an external avatar image URL (128 px square)' },
+    suspend: {
+      long: 'suspend',
+      destroys: true,
+      description:
+        'suspend every login of the user you may change (user[event]; asks first; `users logins` shows ' + 'them)',
+    },
+    unsuspend: { long: 'unsuspend', description: "make the user's suspended logins active again" },
   },
   examples: [
     'lms users update self --time-zone Europe/Berlin',
+    'lms users update sis_user_id:S-012 --suspend --yes',
     'lms users update 7 --avatar-token $(lms users avatars 7 -o json | jq -r ".[0].token")',
   ],
   async run({ args, opts, ctx }) {
@@ -161,11 +169,13 @@ const updateUser = command({
       time_zone: opts.timeZone,
       locale: opts.locale,
       avatar,
-    };
+      event: opts.suspend ? 'suspend' : opts.unsuspend ? 'unsuspend' : undefined,
+    } as const;
+    if (opts.suspend && opts.unsuspend) throw new UsageError('give either --suspend or --unsuspend, not both');
     if (Object.values(changes).every((v) => v === undefined))
       throw new UsageError(
         'nothing to update: give at least one of --name, --short-name, --sortable-name, --time-zone, --locale, ' +
-          '--avatar-token, --avatar-url',
+          '--avatar-token, --avatar-url, --suspend, --unsuspend',
       );
     const client = await ctx.client();
     return item(await client.ops.users.update({ id: await userArg(ctx, args[0]), user: changes }));
@@ -300,6 +310,23 @@ const avatars = command({
   },
 });
 
+const logins = command({
+  name: 'logins',
+  args: [{ name: 'id', optional: true }],
+  argIds: { id: 'user' },
+  summary: "List a user's logins and whether each is active or suspended (default: yourself)",
+  routes: ['users.logins'],
+  lookups: ['users.list'],
+  examples: ['lms users logins sis_user_id:S-012'],
+  columns: ['id', 'unique_id', 'sis_user_id', 'account_id', 'workflow_state'],
+  async run({ args, ctx }) {
+    const client = await ctx.client();
+    return list(
+      client.ops.users.logins({ user_id: await userArg(ctx, args[0] ?? 'self') }, { limit: ctx.pageLimit() }),
+    );
+  },
+});
+
 const pageViews = command({
   name: 'page-views',
   args: [{ name: 'id', optional: true }],
@@ -343,6 +370,7 @@ export const usersVerbs: Verbs = [
   unfollow,
   profile,
   avatars,
+  logins,
   pageViews,
   upload,
 ];

@@ -93,6 +93,7 @@ import type {
   CreateUserParams,
   FollowRecord,
   ListUsersParams,
+  Login,
   PageView,
   Profile,
   UpdateUserParams,
@@ -126,6 +127,7 @@ export interface Endpoints {
   'users.profile': { params: UserPath; result: Profile };
   'users.avatars': { params: UserPath; result: AvatarOption[] };
   'users.pageViews': { params: UserPath & { start_time?: string; end_time?: string }; result: PageView };
+  'users.logins': { params: UserPath; result: Login };
   'users.activityStream': { params: { only_active_courses?: boolean }; result: ActivityItem };
   /** The same stream at `/users/activity_stream`, as real instances also serve it. */
   'users.activityStreamAlias': { params: { only_active_courses?: boolean }; result: ActivityItem };

@@ -87,5 +87,22 @@ export interface UpdateUserParams {
     /** Set on the user's profile; an empty string clears them (users_controller#update). */
     pronouns?: string;
     avatar?: { token?: string; url?: string };
+    /** Suspends or unsuspends every login of the user the caller may change (users_controller#update). */
+    event?: 'suspend' | 'unsuspend';
   };
+}
+
+/** One of a user's logins (pseudonyms_controller#index, pseudonym_json). */
+export interface Login extends ApiObject {
+  id: number;
+  user_id: number;
+  account_id: number;
+  unique_id: string;
+  /** Only to callers who may read SIS data on the login's account, as integration_id. */
+  sis_user_id?: string | null;
+  integration_id?: string | null;
+  authentication_provider_id?: number | string | null;
+  /** `active` or `suspended` (a deleted login is not listed). */
+  workflow_state?: string;
+  created_at?: string;
 }

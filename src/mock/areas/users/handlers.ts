@@ -46,6 +46,7 @@ import {
   type ListedUser,
 } from '../../school/users/repo.js';
 import { userJson, avatarUrl } from '../../school/users/present.js';
+import { applyLoginEvent, logins } from './logins.js';
 
 // ---- validation -------------------------------------------------------------------------------
 
@@ -247,6 +248,7 @@ const update: Handler = (ctx) => {
     if (!/^https?:\/\/\S+$/i.test(url)) throw invalid('user', 'avatar', 'invalid', `'${url}' is not an http(s) URL`);
     next.avatar_url = url;
   }
+  applyLoginEvent(ctx, target, str(changes, 'event'));
   updateUser(ctx.db, target.id, next, ctx.now());
   return userJson(ctx, userById(ctx.db, target.id)!);
 };
@@ -392,6 +394,7 @@ export const usersHandlers = {
   'users.profile': profile,
   'users.avatars': avatars,
   'users.pageViews': pageViews,
+  'users.logins': logins,
   'users.uploadFile': uploadFile,
   'courses.users': courseUsers,
 };

@@ -54,6 +54,14 @@ export function maySee(ctx: MockCtx, target: UserRow): boolean {
 }
 
 /**
+ * May the caller list the user's logins: oneself, or an admin who reads logins over an account the
+ * user is within (pseudonyms_controller#index asks the user's :read; the logins are what it shows).
+ */
+export function mayReadLogins(ctx: MockCtx, target: UserRow): boolean {
+  return target.id === ctx.caller.id || administersUser(ctx, target.id, usersPolicy.readLogins);
+}
+
+/**
  * May the caller change or delete another user's record, acting in `accountId` (the instance's root
  * account unless a route names one)? As real instances rule: the caller manages logins there, the
  * user is within that account's reach, and the user holds no admin right the caller lacks where the

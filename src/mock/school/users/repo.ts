@@ -128,6 +128,27 @@ export function setSisLoginState(db: Db, account: number, sis: string, state: 'a
   );
 }
 
+/** A user's live logins (every account's), oldest first: what `/users/:id/logins` pages through. */
+export function loginsOfUserQuery(userId: number): KeysetQuery {
+  return {
+    sql: `SELECT * FROM pseudonyms WHERE user_id = ? AND workflow_state <> 'deleted'`,
+    args: [userId],
+    key: ['id'],
+  };
+}
+
+/** Suspends every live login of a user, or makes them active again (`user[event]`); how many changed. */
+export function setLoginsState(db: Db, userId: number, state: 'active' | 'suspended'): number {
+  return run(
+    db,
+    `UPDATE pseudonyms SET workflow_state = ? WHERE user_id = ? AND workflow_state <> 'deleted' AND ` +
+      'workflow_state <> ?',
+    state,
+    userId,
+    state,
+  );
+}
+
 export function addLogin(
   db: Db,
   l: {

@@ -472,6 +472,78 @@ describe('lms users import of a SIS users.csv', () => {
   );
 });
 
+describe('lms users import of a SIS users.csv with suspended and active rows', () => {
+  const HEAD = 'user_id,login_id,full_name,status\n';
+  const states = async (lms: ReturnType<typeof session>, user: string) =>
+    (JSON.parse((await lms.run(`users logins ${user} -o json`)).stdout) as { workflow_state: string }[]).map(
+      (l) => l.workflow_state,
+    );
+
+  it('suspends the logins of new and existing users after asking; a re-run writes nothing', async () => {
+    const lms = session();
+    const writes = writesOf(lms);
+    // Sam exists (S-007); Grace is new; S-999 is not Sofia's SIS id, which the API cannot change.
+    const path = file(
+      'suspend-users.csv',
+      `${HEAD}S-007,sam,Sam Student,suspended\nS-1,grace,Grace Hopper,suspended\nS-999,sofia,Sofia Student,active\n`,
+    );
+    const asked = await lms.run(['users', 'import', '--update', path]);
+    expect(asked.exitCode).toBe(2);
+    expect(asked.stderr).toMatch(/Suspend 2 users of account self.*pass --yes/s);
+    expect(writes).toEqual([]);
+    const plan = await lms.run(['users', 'import', '--update', '--dry-run', path, '-o', 'json']);
+    expect(plan.exitCode, plan.stderr).toBe(1);
+    expect(plan.stderr).toContain('would suspend 2 users of account self');
+    type Planned = { login_id: string; status: string; changes?: unknown[]; destructive?: boolean };
+    const planned = JSON.parse(plan.stdout) as { rows: Planned[] };
+    expect(planned.rows.map((r) => [r.login_id, r.status, r.destructive ?? false])).toEqual([
+      ['sam', 'updated', true],
+      ['grace', 'created', true],
+      ['sofia', 'failed', false],
+    ]);
+    expect(planned.rows[0].changes).toEqual([
+      expect.objectContaining({ field: 'status', from: 'active', to: 'suspended' }),
+    ]);
+    expect(writes).toEqual([]);
+    const failedOut = join(dir, 'failed-suspend.csv');
+    const r = await lms.run(['users', 'import', '--update', '--yes', path, '--failed-out', failedOut, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 1, updated: 1, failed: 1 });
+    expect(await states(lms, 'sis_user_id:S-007')).toEqual(['suspended']);
+    expect(await states(lms, 'sis_user_id:S-1')).toEqual(['suspended']);
+    const failed = readFileSync(failedOut, 'utf8').split(/\r?\n/);
+    expect(failed[0]).toBe('user_id,login_id,full_name,status,error');
+    expect(failed[1]).toMatch(/^S-999,sofia,Sofia Student,active,.*sis_user_id/);
+    writes.length = 0;
+    const same = await lms.run(['users', 'import', '--update', path, '-o', 'json']);
+    expect(same.exitCode, same.stderr).toBe(1);
+    expect(writes).toEqual([]);
+    // A file no journal knows: the logins are read to compare; nothing differs, is asked or is written.
+    const rows = 'S-007,sam,Sam Student,suspended\nS-1,grace,Grace Hopper,suspended\n';
+    const again = file('suspend-again.csv', `${HEAD}${rows}`);
+    const rerun = await lms.run(['users', 'import', '--update', again, '-o', 'json']);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ created: 0, updated: 0, existed: 2, failed: 0 });
+    expect(writes).toEqual([]);
+  });
+
+  it('makes suspended logins active again for an active row, with --update, asking nothing', async () => {
+    const lms = session();
+    expect((await lms.run('users update 7 --suspend --yes')).exitCode).toBe(0);
+    const writes = writesOf(lms);
+    const path = file('active-users.csv', `${HEAD}S-007,sam,Sam Student,active\n`);
+    const without = await lms.run(['users', 'import', path, '-o', 'json']);
+    expect(JSON.parse(without.stdout)).toMatchObject({ differs: 1, updated: 0 });
+    expect(writes).toEqual([]);
+    const r = await lms.run(['users', 'import', '--update', path, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ updated: 1, failed: 0 });
+    expect(writes.map((w) => [w.method, w.url.replace(/^\w+:\/\/[^/]+/, '')])).toEqual([['PUT', '/api/v1/users/7']]);
+    expect(String(writes[0].body)).toContain('event');
+    expect(await states(lms, '7')).toEqual(['active']);
+  });
+});
+
 describe('lms enrollments import of a SIS enrollments.csv', () => {
   const SECTIONS = 'section_id,course_id,name,status\nS1,C1,Maths One A,active\n';
   const COURSES2 = `${COURSES}C2,M2,Maths Two,2026-FA,active\n`;

@@ -4,7 +4,7 @@ import { command, contextFlags } from '../../model/define.js';
 import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import type { ApiClient } from '../../client/client.js';
-import type { User } from '../../spec/types/users.js';
+import type { Login, User } from '../../spec/types/users.js';
 import { ApiError, UsageError } from '../../errors.js';
 import type { Delimiter, Parsed } from '../../bulk/csv-input.js';
 import { SIS_FILES, sisKindOf, sisRowProblems } from '../../spec/sis-csv.js';
@@ -40,7 +40,11 @@ function checkRow(v: Record<string, string>): string[] {
 
 interface ImportRow extends BulkRow {
   values: Record<string, string>;
-  /** A SIS users.csv row's status: `deleted` deletes the user (with --update), as Canvas's SIS import does. */
+  /**
+   * A SIS users.csv row's status, as Canvas's SIS import takes it: `deleted` deletes the user and
+   * `suspended` suspends their logins (an existing user's with --update); `active` makes suspended
+   * logins active again (with --update).
+   */
   status?: string;
 }
 
@@ -79,9 +83,6 @@ const SIS_USERS_SCHEMA = {
     ...sisRowProblems('user', v).filter((p) => !p.endsWith(' is empty')),
     ...checkRow(v),
     ...unsupportedCells(v, UNSUPPORTED, 'users'),
-    ...(v.status?.toLowerCase() === 'suspended'
-      ? ['status "suspended": lms users import cannot suspend a login; run the file with lms sis import']
-      : []),
   ],
 };
 
@@ -143,14 +144,46 @@ function compareUser(values: Record<string, string>, user: User): Difference[] {
   return changes;
 }
 
-function usersTask(client: ApiClient, account: string, sis: boolean): BulkTask<ImportRow, User> {
+/** A user as the import compares a row with: with the states of their logins where the row has a status. */
+type Target = User & { loginStates?: string[] };
+
+/** What `user[event]` would bring the user's logins to the row's status: nothing when they agree. */
+function statusChange(row: ImportRow, target: Target): Difference[] {
+  const states = target.loginStates;
+  if (!states) return [];
+  if (row.status === 'suspended' && states.some((s) => s !== 'suspended'))
+    return [{ field: 'status', from: 'active', to: 'suspended', applicable: true }];
+  if (row.status === 'active' && states.includes('suspended'))
+    return [{ field: 'status', from: 'suspended', to: 'active', applicable: true }];
+  return [];
+}
+
+/**
+ * The import's task. `suspendedAlready` learns, at each look-up, the suspended rows whose logins are
+ * all suspended, so that the question and the summary count only the rows that would suspend.
+ */
+function usersTask(
+  client: ApiClient,
+  account: string,
+  sis: boolean,
+  suspendedAlready: Set<string>,
+): BulkTask<ImportRow, Target> {
   return {
     // A SIS file's rows are looked up first: its nightly rows name people who mostly exist, and a
     // deleted row has nothing to create.
     lookupFirst: sis,
     async find(row) {
       try {
-        const user = await client.ops.users.get({ id: `sis_login_id:${row.values.login_id}` });
+        const user: Target = await client.ops.users.get({ id: `sis_login_id:${row.values.login_id}` });
+        if (row.status === 'suspended' || row.status === 'active') {
+          // The status is the logins' state, which only the logins say: read to compare, so a re-run writes nothing.
+          const states: string[] = [];
+          for await (const login of client.ops.users.logins({ user_id: user.id }))
+            states.push((login as Login).workflow_state ?? 'active');
+          user.loginStates = states;
+          if (row.status === 'suspended' && statusChange(row, user).length === 0) suspendedAlready.add(row.key);
+          else suspendedAlready.delete(row.key);
+        }
         return { id: user.id, current: user };
       } catch (e) {
         if (e instanceof ApiError && e.status === 404) return undefined;
@@ -159,6 +192,7 @@ function usersTask(client: ApiClient, account: string, sis: boolean): BulkTask<I
     },
     compare: (row, user) => [
       ...(row.status === 'deleted' ? [{ field: 'status', from: 'active', to: 'deleted', applicable: true }] : []),
+      ...statusChange(row, user),
       ...compareUser(row.values, user),
     ],
     async create(row) {
@@ -182,8 +216,13 @@ function usersTask(client: ApiClient, account: string, sis: boolean): BulkTask<I
         },
         communication_channel: v.email ? { type: 'email', address: v.email } : undefined,
       });
-      // The users API sets pronouns on an update only (users_controller#update), not on create.
-      if (v.pronouns) await client.ops.users.update({ id: user.id, user: { pronouns: v.pronouns } });
+      // The users API sets pronouns and suspends logins on an update only (users_controller#update).
+      const suspend = row.status === 'suspended' ? ({ event: 'suspend' } as const) : {};
+      if (v.pronouns || row.status === 'suspended')
+        await client.ops.users.update({
+          id: user.id,
+          user: { ...(v.pronouns ? { pronouns: v.pronouns } : {}), ...suspend },
+        });
       return user.id;
     },
     async update(row, found, changes) {
@@ -191,7 +230,10 @@ function usersTask(client: ApiClient, account: string, sis: boolean): BulkTask<I
         await client.ops.users.delete({ account_id: account, id: found.id });
         return;
       }
-      await client.ops.users.update({ id: found.id, user: Object.fromEntries(changes.map((c) => [c.field, c.to])) });
+      const status = changes.find((c) => c.field === 'status');
+      const fields = Object.fromEntries(changes.filter((c) => c !== status).map((c) => [c.field, c.to]));
+      const event = status ? { event: status.to === 'suspended' ? ('suspend' as const) : ('unsuspend' as const) } : {};
+      await client.ops.users.update({ id: found.id, user: { ...fields, ...event } });
     },
   };
 }
@@ -206,8 +248,8 @@ export const importUsers = command({
   summary:
     "Create users from a CSV (name, login_id, email, sis_user_id, …, or Canvas's SIS users.csv); --update changes " +
     'existing ones; safe to re-run',
-  routes: ['users.create', 'users.get', 'users.update', 'users.delete'],
-  // Only a SIS file's deleted rows delete (users.delete): asked about then, as the rows say.
+  routes: ['users.create', 'users.get', 'users.logins', 'users.update', 'users.delete'],
+  // Only a SIS file's deleted and suspended rows destroy (a delete, a suspension): asked about then.
   destroys: 'asks',
   columns: resultColumns('login_id'),
   options: { account, ...bulkFlags({ noun: 'users', updatable: UPDATABLE }) },
@@ -220,6 +262,7 @@ export const importUsers = command({
     const { runBulk } = await import('../../bulk/command.js');
     const csv = await import('../../bulk/csv-input.js');
     let sis = false;
+    const suspendedAlready = new Set<string>();
     return runBulk(ctx, args[0], opts, {
       job: 'users.import',
       target: opts.account,
@@ -230,10 +273,16 @@ export const importUsers = command({
         return parsed;
       },
       keyColumn: 'login_id',
-      // A SIS row whose status is deleted deletes its user: asked about first, as --sync is.
+      // A SIS row whose status is deleted deletes its user, one whose status is suspended suspends
+      // their logins: asked about first, as --sync is.
       destroys: {
         noun: (n) => `user${n === 1 ? '' : 's'} of account ${opts.account}`,
-        verb: (row: ImportRow) => (row.status === 'deleted' ? 'delete' : undefined),
+        verb: (row: ImportRow) =>
+          row.status === 'deleted'
+            ? 'delete'
+            : row.status === 'suspended' && !suspendedAlready.has(row.key)
+              ? 'suspend'
+              : undefined,
       },
       toRow: (r): ImportRow => ({
         line: r.line,
@@ -241,7 +290,7 @@ export const importUsers = command({
         values: lmsValues(r.values),
         ...(r.values.status ? { status: r.values.status.toLowerCase() } : {}),
       }),
-      task: (client) => usersTask(client, opts.account, sis),
+      task: (client) => usersTask(client, opts.account, sis, suspendedAlready),
     });
   },
 });

@@ -2,7 +2,8 @@
 // server's job followed to its end, batch mode, a warning row, a `;` member sent as UTF-8 commas, an
 // abort of an import that has not ended (the job held back by a long tick) and of one that has; and
 // a server killed mid-import leaves an import that the next server reports failed, so no one waits
-// on it for ever.
+// on it for ever. And `lms users import` of a users.csv's suspended and active rows through the
+// logins route and user[event], which the server's SIS job keeps in the same login state.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
@@ -48,6 +49,57 @@ describe('lms sis against lms mock serve', () => {
       expect(gone.exitCode).toBe(4);
       const listed = await spawnLms(['sis', 'list', '-o', 'json'], remote);
       expect((JSON.parse(listed.stdout) as unknown[]).length).toBe(3);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
+
+  it('users import suspends, re-runs with no write and unsuspends; sis import keeps the same login state', async () => {
+    await ensureBuilt();
+    const { dir, env } = e2eWorkspace('sis-suspend');
+    expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
+    const served = await serveMock(env);
+    const remote = { ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN };
+    const states = async (user: string) => {
+      const r = await spawnLms(['users', 'logins', user, '-o', 'json'], remote);
+      return (JSON.parse(r.stdout) as { workflow_state: string }[]).map((l) => l.workflow_state);
+    };
+    try {
+      const head = 'user_id,login_id,full_name,status\n';
+      const suspend = join(dir, 'suspend.csv');
+      writeFileSync(suspend, `${head}S-007,sam,Sam Student,suspended\nu9,kay,Kay Nine,suspended\n`);
+      const asked = await spawnLms(['users', 'import', '--update', suspend], remote);
+      expect(asked.exitCode).toBe(2);
+      expect(asked.stderr).toContain('--yes');
+      const done = await spawnLms(['users', 'import', '--update', '--yes', suspend, '-o', 'json'], remote);
+      expect(done.exitCode, done.stderr).toBe(0);
+      expect(JSON.parse(done.stdout)).toMatchObject({ created: 1, updated: 1, failed: 0 });
+      expect(await states('sis_user_id:S-007')).toEqual(['suspended']);
+      expect(await states('sis_user_id:u9')).toEqual(['suspended']);
+      // The same rows as a spreadsheet saves them (CRLF), which no journal vouches for: the logins say
+      // nothing differs.
+      const again = join(dir, 'again.csv');
+      const crlf = 'S-007,sam,Sam Student,suspended\r\nu9,kay,Kay Nine,suspended\r\n';
+      writeFileSync(again, `${head.replace('\n', '\r\n')}${crlf}`);
+      const rerun = await spawnLms(['users', 'import', '--update', again, '-o', 'json'], remote);
+      expect(rerun.exitCode, rerun.stderr).toBe(0);
+      expect(JSON.parse(rerun.stdout)).toMatchObject({ existed: 2, updated: 0, created: 0 });
+
+      const active = join(dir, 'active.csv');
+      writeFileSync(active, `${head}S-007,sam,Sam Student,active\n`);
+      const back = await spawnLms(['users', 'import', '--update', active, '-o', 'json'], remote);
+      expect(back.exitCode, back.stderr).toBe(0);
+      expect(JSON.parse(back.stdout)).toMatchObject({ updated: 1 });
+      expect(await states('sis_user_id:S-007')).toEqual(['active']);
+
+      // The instance's own SIS job suspends the same logins that users import reads.
+      const nightly = join(dir, 'nightly.csv');
+      writeFileSync(nightly, `${head}S-007,sam,Sam Student,suspended\n`);
+      const job = await spawnLms(['sis', 'import', '--yes', nightly, '-o', 'json'], remote);
+      expect(job.exitCode, job.stderr).toBe(0);
+      expect(await states('sis_user_id:S-007')).toEqual(['suspended']);
+      const agrees = await spawnLms(['users', 'import', '--update', nightly, '-o', 'json'], remote);
+      expect(JSON.parse(agrees.stdout)).toMatchObject({ existed: 1, updated: 0 });
     } finally {
       await served.stop();
     }

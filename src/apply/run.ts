@@ -83,7 +83,12 @@ function refuse(problems: ProblemList<FileProblem>, options: { onInstance: numbe
  * once, for the plan. What it made, when it made one.
  */
 export function verbCaller(ctx: Context): Invoke {
-  const quiet = Object.create(ctx, { confirm: { value: async () => undefined } }) as Context;
+  // As data, whatever -o shows the plan as: a verb that answers a table with a row of its own
+  // (rubrics create) still hands apply the object it made.
+  const quiet = Object.create(ctx, {
+    confirm: { value: async () => undefined },
+    globals: { value: { ...ctx.globals, output: 'json' } },
+  }) as Context;
   return async (verb, args, values, options) => {
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as Record<
       string,

@@ -87,6 +87,15 @@ describe('rubrics in lms apply', () => {
     expect(s.writes().length).toBe(again);
   });
 
+  it.each(['table', 'csv', 'yaml'])('makes the rubric whatever -o shows the plan as (-o %s)', async (format) => {
+    const s = counted();
+    const path = s.file('c.yaml', FILE);
+    const r = await s.run(['apply', '-f', path, '--yes', '-o', format]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const again = await s.run(['apply', '-f', path, '--yes', '-o', 'json']);
+    expect(JSON.parse(again.stdout).changes, again.stdout).toBe(false);
+  });
+
   it('turning use_for_grading on sends the association whole: the assignment with it', async () => {
     const s = counted();
     const path = s.file('c.yaml', FILE.replace('use_for_grading: true', 'purpose: bookmark'));

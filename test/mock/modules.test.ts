@@ -395,6 +395,34 @@ describe("a student's progression", () => {
     expect((await state(c.second)).state).toBe('completed');
   });
 
+  it(
+    'locks a student out of a module given a prerequisite ' + 'after it was made, unless they had seen it open',
+    async () => {
+      const t = teacher();
+      const first = await t.modules.create({ course_id: 1, module: { name: 'Part 1' } });
+      const second = await t.modules.create({ course_id: 1, module: { name: 'Part 2' } });
+      await t.modules.createItem({
+        course_id: 1,
+        module_id: first.id,
+        module_item: {
+          type: 'ExternalUrl',
+          title: 'Read first',
+          external_url: 'https://example.edu/first',
+          completion_requirement: { type: 'must_view' },
+        },
+      });
+      for (const m of [first, second]) await t.modules.update({ course_id: 1, id: m.id, module: { published: true } });
+      // Sam sees Part 2 open before it is given its prerequisite; Sofia has not looked yet.
+      const sam = as(TOKENS.student).modules;
+      // With nothing to meet, an open module is complete.
+      expect((await sam.get({ course_id: 1, id: second.id })).state).toBe('completed');
+      await t.modules.update({ course_id: 1, id: second.id, module: { prerequisite_module_ids: [first.id] } });
+      // Canvas makes a progression when it first evaluates one: hers starts locked, his stays open.
+      expect((await state(second.id)).state).toBe('locked');
+      expect((await sam.get({ course_id: 1, id: second.id })).state).toBe('completed');
+    },
+  );
+
   it('keeps a module unlocked when a prerequisite changes, until it is relocked', async () => {
     const c = await course();
     const on = { course_id: 1, module_id: c.first };

@@ -14,7 +14,7 @@ import {
 } from '../../kit.js';
 import { canManageContent, permit, readableCourse } from '../access.js';
 import { participatesAsStudent } from './policy.js';
-import { holdUnlocks, holdUnlocksOf } from './progress.js';
+import { holdUnlocksOf } from './progress.js';
 import {
   createItem,
   createModule,
@@ -108,7 +108,6 @@ const create: Handler = (ctx) => {
     q,
   );
   const position = intParam(q, 'position', 1);
-  holdUnlocks(ctx.db, v.course.id, now);
   const id = createModule(ctx.db, v.course.id, values, now);
   if (position !== undefined) moveModule(ctx.db, moduleById(ctx.db, id)!, position);
   return moduleJson(ctx, v, moduleById(ctx.db, id)!);
@@ -123,7 +122,6 @@ const update: Handler = (ctx) => {
   const position = intParam(q, 'position', 1);
   const published = given(q, 'published') ? boolParam(q, 'published') : undefined;
   const now = ctx.now();
-  holdUnlocks(ctx.db, v.course.id, now);
   updateModule(ctx.db, m.id, values, now);
   if (position !== undefined) moveModule(ctx.db, m, position);
   if (published !== undefined) {
@@ -138,7 +136,6 @@ const remove: Handler = (ctx) => {
   const v = managing(ctx);
   const m = moduleIn(ctx, v, ctx.path.id);
   const now = ctx.now();
-  holdUnlocks(ctx.db, v.course.id, now);
   deleteModule(ctx.db, m, now);
   return moduleJson(ctx, v, { ...m, workflow_state: 'deleted' });
 };
@@ -146,7 +143,6 @@ const remove: Handler = (ctx) => {
 const relock: Handler = (ctx) => {
   const v = managing(ctx);
   const m = moduleIn(ctx, v, ctx.path.id);
-  holdUnlocks(ctx.db, v.course.id, ctx.now());
   relockModule(ctx.db, m.id);
   return moduleJson(ctx, v, m);
 };
@@ -191,7 +187,6 @@ const createItemHandler: Handler = (ctx) => {
   const values = newItemValues(ctx, v.course, q);
   const position = intParam(q, 'position', 1);
   const now = ctx.now();
-  holdUnlocks(ctx.db, v.course.id, now);
   const id = createItem(ctx.db, m, values, now);
   if (position !== undefined) moveItem(ctx.db, m.id, id, position);
   return itemJson(ctx, v, itemById(ctx.db, id)!);
@@ -228,7 +223,6 @@ const updateItemHandler: Handler = (ctx) => {
   }
   const position = intParam(q, 'position', 1);
   const now = ctx.now();
-  holdUnlocks(ctx.db, v.course.id, now);
   updateItem(ctx.db, item.id, values, now);
   if (values.module_id !== item.module_id) {
     moveItem(ctx.db, item.module_id, item.id, null);
@@ -242,7 +236,6 @@ const deleteItemHandler: Handler = (ctx) => {
   const m = moduleIn(ctx, v, ctx.path.module_id);
   const item = itemIn(ctx, v, m);
   const now = ctx.now();
-  holdUnlocks(ctx.db, v.course.id, now);
   deleteItem(ctx.db, item, now);
   return itemJson(ctx, v, item);
 };

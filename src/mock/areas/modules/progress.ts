@@ -14,7 +14,6 @@ import { quizById } from '../quizzes/repo.js';
 import { submissionOf, type SubmissionRow } from '../submissions/repo.js';
 import {
   actionAt,
-  activeStudentsOf,
   finishedQuizOf,
   firstEntryAt,
   itemsOfModule,
@@ -121,7 +120,7 @@ function metAt(db: Db, item: ItemRow, userId: number): string | undefined {
 }
 
 /** Every published module of the course for one student, in position order. */
-export function evaluateCourse(db: Db, courseId: number, userId: number, now: string): Map<number, ModuleProgress> {
+function evaluateCourse(db: Db, courseId: number, userId: number, now: string): Map<number, ModuleProgress> {
   const found = new Map<number, ModuleProgress>();
   const modules = modulesOfCourse(db, courseId, false);
   const positions = new Map(modules.map((m) => [m.id, m.position]));
@@ -175,14 +174,11 @@ function evaluateModule(
 }
 
 /**
- * Before a change to a course's modules or requirements: every student keeps the modules they have
- * unlocked (a new prerequisite or requirement locks no one out until the module is relocked).
+ * A student's progress, with every module it finds unlocked kept so (Canvas keeps a progression once
+ * evaluated): evaluated when the student's modules are shown, and before a mark of theirs (a mark
+ * taken back locks nothing they had reached). A student never shown a module has no progression
+ * yet, so a prerequisite added before they look locks them out, as on Canvas.
  */
-export function holdUnlocks(db: Db, courseId: number, now: string): void {
-  for (const student of activeStudentsOf(db, courseId)) holdUnlocksOf(db, courseId, student, now);
-}
-
-/** The same for one student, before a mark of theirs (a mark taken back locks nothing they had reached). */
 export function holdUnlocksOf(db: Db, courseId: number, student: number, now: string): Map<number, ModuleProgress> {
   const progress = evaluateCourse(db, courseId, student, now);
   for (const [moduleId, p] of progress) if (p.state !== 'locked') keepUnlocked(db, moduleId, student);

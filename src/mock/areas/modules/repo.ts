@@ -287,16 +287,6 @@ export function relockModule(db: Db, moduleId: number): void {
   run(db, `DELETE FROM module_unlocks WHERE module_id = ?`, moduleId);
 }
 
-/** The active students of a course, whose progressions a change to its modules may move. */
-export function activeStudentsOf(db: Db, courseId: number): number[] {
-  return all<{ user_id: number }>(
-    db,
-    `SELECT DISTINCT user_id FROM enrollments WHERE course_id = ? AND type = 'StudentEnrollment' AND workflow_state ` +
-      `= 'active'`,
-    courseId,
-  ).map((r) => r.user_id);
-}
-
 // ---- facts kept by other areas ------------------------------------------------------------------
 
 /** The first entry the user posted in a topic that is still there. */

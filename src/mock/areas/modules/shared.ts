@@ -13,7 +13,7 @@ import { attachmentById } from '../files/repo.js';
 import { quizById } from '../quizzes/repo.js';
 import { findUser } from '../lookup.js';
 import { mayReadProgressOf, participatesAsStudent } from './policy.js';
-import { contentVisible, evaluateCourse, type ModuleProgress } from './progress.js';
+import { contentVisible, holdUnlocksOf, type ModuleProgress } from './progress.js';
 import {
   itemById,
   itemsOfModule,
@@ -70,8 +70,10 @@ function findUserOr401(ctx: MockCtx, raw: string): number {
 export function progressOf(ctx: MockCtx, v: Viewer): Map<number, ModuleProgress> | undefined {
   const student = v.student;
   if (student === undefined) return undefined;
+  // Evaluated as Canvas evaluates a progression when it is shown, and kept: a module unlocked once
+  // stays so for this student until it is relocked, whatever prerequisite is added later.
   return once(ctx, `modules:progress:${v.course.id}:${student}`, () =>
-    evaluateCourse(ctx.db, v.course.id, student, ctx.now()),
+    holdUnlocksOf(ctx.db, v.course.id, student, ctx.now()),
   );
 }
 

@@ -11,6 +11,7 @@ import {
   MAX_FILE_VALUES,
   placeOf,
   placeWords,
+  InputProblemError,
   readInput,
   scanInput,
   shapeOfName,
@@ -490,13 +491,15 @@ class FileReader {
     this.names.push(full);
     this.pending.push(async () => {
       let read: { bytes: Buffer; name: string };
+      const shown = this.name === 'stdin' ? path : join(dirname(this.name), path);
       try {
         read = await readInput(full, this.stdin, { shape: 'csv', label: path });
       } catch (e) {
-        this.problems.push({ ...from, message: `csv: ${(e as Error).message}` });
+        // A problem of the roster file is one of its lines, listed as the file's own are.
+        if (e instanceof InputProblemError) this.problems.push({ file: shown, ...e.problem });
+        else this.problems.push({ ...from, message: `csv: ${(e as Error).message}` });
         return undefined;
       }
-      const shown = this.name === 'stdin' ? path : join(dirname(this.name), path);
       const parsed = await this.tree.roster.parse(read.bytes, course.sis);
       for (const p of parsed.problems) this.problems.push({ file: shown, line: p.line, message: p.message });
       if (parsed.problems.length === 0)

@@ -160,7 +160,7 @@ const shellWord = (s: string) => (/^[\w./@%+=:,-]+$/.test(s) ? s : `'${s.replace
 const utf8Name = (name: string) => (/\.[^./]+$/.test(name) ? name.replace(/(\.[^./]+)$/, '.utf8$1') : `${name}.utf8`);
 
 /** A not-UTF-8 problem with the whole command for the file: `iconv -f X -t UTF-8 grades.csv > grades.utf8.csv`. */
-function withConversion(problem: Problem, name: string, stdin: boolean): Problem {
+export function withConversion(problem: Problem, name: string, stdin: boolean): Problem {
   if (!problem.message.startsWith(`${NOT_UTF8}:`)) return problem;
   const command = stdin ? '' : ` ${shellWord(name)} > ${shellWord(utf8Name(name))}`;
   return { ...problem, message: `${problem.message}${command}` };
@@ -575,8 +575,18 @@ export function scanInput(bytes: Uint8Array, shape?: InputShape, options: ScanOp
 }
 
 /** The message for an input refused for one problem, as a bulk command words every problem. */
+/** An input refused for one problem of its own, which a caller that lists problems lists with the rest. */
+export class InputProblemError extends UsageError {
+  constructor(
+    readonly file: string,
+    readonly problem: Problem,
+  ) {
+    super(`${file} has 1 problem; nothing was sent:\n${formatProblems([problem], file)}`);
+  }
+}
+
 function inputProblem(name: string, problem: Problem): UsageError {
-  return new UsageError(`${name} has 1 problem; nothing was sent:\n${formatProblems([problem], name)}`);
+  return new InputProblemError(name, problem);
 }
 
 /**
@@ -824,7 +834,12 @@ export function readCsvRecords(
     return { problem: { line: e.lines ?? 1, message } };
   }
   if (parsed.length === 0)
-    return { problem: { line: 1, message: `the file is empty; it needs a header: ${columns.join(',')}` } };
+    return {
+      problem: {
+        line: 1,
+        message: `the file is empty; it needs a header${columns.length ? `: ${columns.join(',')}` : ''}`,
+      },
+    };
   // Every cell without the ' an export puts before text a spreadsheet would run (csv-guard.ts).
   for (const { record } of parsed)
     record.forEach((cell, i) => {

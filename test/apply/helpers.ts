@@ -11,7 +11,7 @@ export interface Counted extends Session {
   requests: ApiRequest[];
   writes(): ApiRequest[];
   /** Writes a file into the scratch folder; answers its path. */
-  file(name: string, text: string): string;
+  file(name: string, text: string | Buffer): string;
   /** Runs with the scratch folder as the state directory. */
   run(line: string | string[], options?: RunOptions): ReturnType<Session['run']>;
 }

@@ -86,6 +86,18 @@ describe("a roster file in Canvas's SIS enrollments.csv", () => {
     expect(again.exitCode, again.stdout).toBe(0);
   });
 
+  it('lists a roster file in Latin-1 as one problem of its line, with the command that converts it', async () => {
+    const s = counted();
+    const path = issueCourse(s);
+    const rows = `${SIS}BIO-201,,S-008,student,active,\nBIO-201,,S-\xe9,student,active,\n`;
+    s.file('roster.csv', Buffer.from(rows, 'latin1'));
+    const r = await s.run(['diff', '-f', path]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/roster\.csv:3: not valid UTF-8: it looks like Latin-1 .*iconv -f ISO-8859-1 -t UTF-8 /);
+    expect(r.stderr).not.toContain('\\u000a');
+    expect(s.writes()).toEqual([]);
+  });
+
   it('refuses, with their lines, rows a roster cannot hold, and sends nothing', async () => {
     const s = counted();
     const path = issueCourse(s);

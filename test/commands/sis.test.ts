@@ -222,7 +222,16 @@ describe('lms sis import', () => {
         const r = await lms.run(['sis', 'import', latin, ...flags]);
         expect(r.exitCode).toBe(2);
         expect(r.stderr).toContain('latin.csv:2: not valid UTF-8: it looks like Latin-1 (ISO-8859-1)');
+        // The command to run, whole: the file it converts and the one it writes.
+        expect(r.stderr).toMatch(/iconv -f ISO-8859-1 -t UTF-8 \S*latin\.csv > \S*latin\.utf8\.csv/);
       }
+      const empty = await lms.run([
+        'sis',
+        'import',
+        file('empty.zip', zipOf({ 'users.csv': USERS, 'groups.csv': '' })),
+      ]);
+      expect(empty.exitCode).toBe(2);
+      expect(empty.stderr).toMatch(/groups\.csv:1: the file is empty; it needs a header\n/);
       expect(writes).toEqual([]);
     });
   });

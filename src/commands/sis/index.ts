@@ -96,7 +96,9 @@ async function checkSisFiles(
       delimiter: dialect.delimiter,
     });
     if ('problem' in read) {
-      add(entry.name, read.problem);
+      // A file of its own (not a zip's member) can be converted where it is: the command names it.
+      const own = !zip && typeof source === 'string' && source !== '-';
+      add(entry.name, own ? csv.withConversion(read.problem, source, false) : read.problem);
       continue;
     }
     if (dialect.delimiter !== ',' || dialect.encoding !== 'utf-8') {

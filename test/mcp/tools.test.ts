@@ -278,6 +278,8 @@ describe('a call', () => {
   it.each([
     ['conv_remove_messages', { id: 5, message: ['9'] }],
     ['enrollments_add', { course: 1, user: 7, type: 'student', state: 'inactive' }],
+    // Students who have not met its prerequisites lose what they had opened.
+    ['modules_relock', { id: 1, course: 1 }],
     ['sis_import', { file_text: 'user_id,login_id,full_name,status\nu1,ada,Ada,deleted\n' }],
     [
       'sis_import',

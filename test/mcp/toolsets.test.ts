@@ -193,7 +193,7 @@ describe('annotations and output schemas', () => {
   it('says destructiveHint of an import whose file can delete, as of a verb that always does', () => {
     const hint = (name: string) => every().find((t) => t.name === name)?.annotations.destructiveHint;
     // A SIS file's deleted rows delete: the call is refused without --allow-destructive, so the hint says so.
-    for (const name of ['users_import', 'courses_import', 'sections_import', 'users_delete'])
+    for (const name of ['users_import', 'courses_import', 'sections_import', 'users_delete', 'modules_relock'])
       expect(hint(name), name).toBe(true);
     for (const name of ['users_create', 'courses_update', 'outcomes_import']) expect(hint(name), name).toBe(false);
   });

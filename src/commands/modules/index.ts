@@ -237,6 +237,8 @@ const relock = command({
   args: [{ name: 'id' }],
   summary: 'Relock a module for students who unlocked it before its prerequisites or requirements changed',
   routes: ['modules.relock'],
+  // Students who have not met its prerequisites lose what they had opened: asked about as an ending.
+  destroys: 'asks',
   columns: COLUMNS,
   options: { course },
   examples: ['lms modules relock 2 --course 1 --yes'],
@@ -244,7 +246,6 @@ const relock = command({
     await ctx.confirm(
       `Relock module ${args[0]} of course ${opts.course}: students who have not met its prerequisites lose access ` +
         'to it',
-      { destructive: false },
     );
     return item(await (await ctx.client()).ops.modules.relock({ course_id: opts.course, id: args[0] }));
   },

@@ -45,6 +45,12 @@ export interface BulkTask<R extends BulkRow, C = unknown> {
   /** Creates the target and returns its id. A rejection because it exists already is resolved with find(). */
   create(row: R): Promise<number>;
   /**
+   * The row wants its target gone (a SIS row whose status is deleted): found nothing, it needs no
+   * write and is `existed`, never created, as Canvas's SIS import passes over a deleted row whose
+   * record is gone or was never there. A nightly file keeps such rows for weeks.
+   */
+  wantsAbsent?(row: R): boolean;
+  /**
    * Creating an existing target does not fail (enrolling again returns the enrollment): every row is
    * then looked up before it is written, so a run classifies rows exactly as its dry run does.
    */
@@ -192,6 +198,7 @@ export async function runRows<R extends BulkRow, C>(
   }
 
   async function create(row: R): Promise<RowOutcome> {
+    if (task.wantsAbsent?.(row)) return { status: 'existed' };
     if (plan) return { status: 'created' };
     record(row, 'started');
     for (let attempt = 1; ; attempt++) {
@@ -233,13 +240,15 @@ export async function runRows<R extends BulkRow, C>(
       if (journal.trusted(before)) return { ...base, status: before.status as Outcome, id: before.id, skipped: true };
       const found = await task.find(row);
       if (found) return { ...base, status: before.status as Outcome, id: found.id, skipped: true };
+      // A row that wants its target gone is done when nothing is there.
+      if (task.wantsAbsent?.(row)) return { ...base, status: before.status as Outcome, id: before.id, skipped: true };
       redone = true;
     }
     let outcome: RowOutcome;
-    if (plan || before?.status === 'started' || task.lookupFirst) {
+    if (plan || before?.status === 'started' || task.lookupFirst || task.wantsAbsent?.(row)) {
       // A dry run looks every row up; a run looks up a row an earlier run may have written
-      // (`started` with no outcome) instead of blindly writing it again, and every row of a task
-      // whose create would not refuse an existing target.
+      // (`started` with no outcome) instead of blindly writing it again, every row of a task
+      // whose create would not refuse an existing target, and a row that wants its target gone.
       const found = redone ? undefined : await task.find(row);
       if (found && before?.status === 'started' && task.compare(row, found.current).length === 0) {
         // The earlier run's write went through (`started` with an id was an update, without one a

@@ -136,6 +136,48 @@ describe('runRows', () => {
     ]);
   });
 
+  it('takes a row that wants its target gone, and finds none, as existed: never created, on any instance', async () => {
+    const s = store({ a: { title: 'A', code: '' } });
+    // A row titled "gone" wants its target deleted; the store deletes it on update.
+    const task: BulkTask<Row, Item> = {
+      ...s.task,
+      wantsAbsent: (row) => row.title === 'gone',
+      compare: (row, item) =>
+        row.title === 'gone'
+          ? [{ field: 'status', from: 'active', to: 'deleted', applicable: true }]
+          : s.task.compare(row, item),
+      async update(row) {
+        s.calls.update++;
+        s.items.delete(row.key);
+      },
+    };
+    const gone: Row[] = [
+      { line: 2, key: 'a', title: 'gone' },
+      { line: 3, key: 'z', title: 'gone' },
+    ];
+    const d = dir();
+    const plan = await runRows(gone, task, {
+      journal: new Journal(d, ['job'], { readOnly: true }),
+      concurrency: 2,
+      mode: 'plan',
+      update: true,
+    });
+    expect(statuses(plan)).toEqual(['updated', 'existed']);
+    const first = await runRows(gone, task, { journal: new Journal(d, ['job']), concurrency: 2, update: true });
+    expect(statuses(first)).toEqual(['updated', 'existed']);
+    expect(s.calls).toMatchObject({ create: 0, update: 1 });
+    // A journal no instance state vouches for: each row is looked up, found gone, and is done.
+    const again = await runRows(gone, task, { journal: new Journal(d, ['job']), concurrency: 2, update: true });
+    expect(again.map((r) => [r.status, Boolean(r.skipped), Boolean(r.redone)])).toEqual([
+      ['updated', true, false],
+      ['existed', true, false],
+    ]);
+    // With no journal to go by, the same: nothing to write.
+    const fresh = await runRows(gone, task, { journal: new Journal(dir(), ['job']), concurrency: 2, update: true });
+    expect(statuses(fresh)).toEqual(['existed', 'existed']);
+    expect(s.calls).toMatchObject({ create: 0, update: 1 });
+  });
+
   it('settles a row an earlier run started, by looking before writing', async () => {
     const s = store({ a: { title: 'A', code: '' } });
     const d = dir();

@@ -725,7 +725,7 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     const ends = file(
       'ends.csv',
       'course_id,user_id,role,status\nC1,u1,student,completed\nC1,u2,teacher,deleted\nC2,u3,student,inactive\n' +
-        'C2,u1,student,deleted\n',
+        'C2,u1,student,deleted\nC2,u2,student,completed\n',
     );
     const asked = await lms.run(['enrollments', 'import', '--update', ends]);
     expect(asked.exitCode).toBe(2);
@@ -733,7 +733,11 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     const failedOut = join(dir, 'failed-enr.csv');
     const r = await lms.run(['enrollments', 'import', '--update', '--yes', ends, '--failed-out', failedOut]);
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(r.stderr).toContain('sis_user_id:u1 has no such enrollment, so it cannot be deleted');
+    expect(r.stderr).toContain('sis_user_id:u2 has no such enrollment, so it cannot be concluded');
+    // Deleting an enrollment that was never made has nothing to do, as Canvas's SIS import passes it over.
+    expect(r.stderr).not.toContain('sis_user_id:u1 has no such enrollment');
+    const rows = (JSON.parse(r.stdout) as { rows: { line: number; status: string }[] }).rows;
+    expect(rows.find((x) => x.line === 5)).toMatchObject({ status: 'existed' });
     const states = async (course: string) =>
       (
         JSON.parse(
@@ -749,6 +753,41 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     expect(await states('C2')).toEqual(['StudentEnrollment:inactive']);
     const failed = readFileSync(failedOut, 'utf8').split(/\r?\n/);
     expect(failed[0]).toBe('course_id,user_id,role,status,error');
-    expect(failed[1]).toMatch(/^C2,u1,student,deleted,/);
+    expect(failed[1]).toMatch(/^C2,u2,student,completed,/);
+    expect(failed).toHaveLength(3);
+  });
+
+  it('passes over a deleted row whose enrollment is deleted already: a re-run is exit 0, no write', async () => {
+    const lms = await seeded();
+    const first = 'course_id,user_id,role,status\nC1,u1,student,active\nC1,u2,teacher,active\nC2,u3,student,deleted\n';
+    await lms.run(['enrollments', 'import', file('night0.csv', first)]);
+    const night1 = file('night1.csv', first.replace('C1,u2,teacher,active', 'C1,u2,teacher,deleted'));
+    const deleted = await lms.run(['enrollments', 'import', '--update', '--yes', night1, '-o', 'json']);
+    expect(deleted.exitCode, deleted.stderr).toBe(0);
+    // The second night's file keeps the deleted row and adds a student.
+    const night2 = file('night2.csv', `${readFileSync(night1, 'utf8')}C2,u1,student,active\n`);
+    const plan = await lms.run(['enrollments', 'import', '--update', '--dry-run', night2, '-o', 'json']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    const planned = JSON.parse(plan.stdout) as { rows: Record<string, unknown>[] };
+    expect(planned.rows.map((r) => [r.line, r.status, r.destructive ?? false])).toEqual([
+      [2, 'existed', false],
+      [3, 'existed', false],
+      [4, 'existed', false],
+      [5, 'created', false],
+    ]);
+    const writes = writesOf(lms);
+    // Nothing it writes destroys, so nothing is asked and no --yes is needed.
+    const r = await lms.run(['enrollments', 'import', '--update', night2, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 1, existed: 3, updated: 0, failed: 0 });
+    expect(writes.map((w) => `${w.method} ${new URL(w.url).pathname}`)).toEqual([
+      expect.stringMatching(/^POST .*\/enrollments$/),
+    ]);
+    // The file again, its journal ignored: every row is looked up and none written.
+    const again = await lms.run(['enrollments', 'import', '--update', '--restart', night2]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(writes).toHaveLength(1);
+    const deletedNow = await lms.run('enrollments list --course sis_course_id:C1 --state deleted -o json');
+    expect((JSON.parse(deletedNow.stdout) as { type: string }[]).map((e) => e.type)).toEqual(['TeacherEnrollment']);
   });
 });

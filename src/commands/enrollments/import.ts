@@ -7,7 +7,7 @@ import type { BulkRow, BulkTask, Difference, RowResult } from '../../bulk/job.js
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import { command } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
-import type { Enrollment, Role } from '../../spec/types/roster.js';
+import type { Enrollment, EnrollmentState, Role } from '../../spec/types/roster.js';
 import type { Course } from '../../spec/types/school.js';
 import { enrollmentTypeOf } from '../../spec/vocabulary.js';
 import type { Problem } from '../../bulk/csv-input.js';
@@ -343,8 +343,11 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
       }
       const section = row.section ? await sectionId(row.section) : undefined;
       const observee = row.associated ? await userId(row.associated) : row.associated;
-      // An ending row may find its enrollment already concluded (or deactivated).
-      const states = row.ending ? [...LIVE, 'completed' as const] : [...LIVE];
+      // An ending row may find its enrollment already concluded (or deactivated); a deleted row
+      // finds it deleted too, so that a re-run of the file says so rather than failing.
+      const states: EnrollmentState[] = row.ending ? [...LIVE, 'completed'] : [...LIVE];
+      if (row.ending === 'deleted') states.push('deleted');
+      let deleted: Enrollment | undefined;
       for await (const e of client.ops.enrollments.listCourse({
         course_id: courseOf(row),
         user_id: user,
@@ -353,13 +356,20 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
       })) {
         if (row.role_id && String(e.role_id) !== row.role_id) continue;
         if (observee !== undefined && (e.associated_user_id ?? null) !== observee) continue;
-        if (section === undefined || e.course_section_id === section) return { id: e.id, current: e };
+        if (section !== undefined && e.course_section_id !== section) continue;
+        // One enrolled again since is the one the row deletes.
+        if (e.enrollment_state !== 'deleted') return { id: e.id, current: e };
+        deleted ??= e;
       }
-      return undefined;
+      return deleted && { id: deleted.id, current: deleted };
     },
+    // Nothing to delete is nothing to do, as Canvas's SIS import keeps a deleted enrollment deleted.
+    wantsAbsent: (row) => row.ending === 'deleted',
     compare(row, e): Difference[] {
       if (row.ending === 'deleted')
-        return [{ field: 'state', from: e.enrollment_state, to: 'deleted', applicable: true }];
+        return e.enrollment_state === 'deleted'
+          ? []
+          : [{ field: 'state', from: e.enrollment_state, to: 'deleted', applicable: true }];
       if (!row.state || row.state === e.enrollment_state) return [];
       return [{ field: 'state', from: e.enrollment_state, to: row.state, applicable: true }];
     },

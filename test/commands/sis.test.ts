@@ -464,19 +464,63 @@ describe('lms users import of a SIS users.csv', () => {
       await lms.run(['users', 'import', file('sis-users2.csv', SIS_USERS)]);
       const drop = file(
         'drop-users.csv',
-        'user_id,login_id,full_name,status\nS-2,linus,Linus Torvalds,deleted\nS-7,ghost,Ghost,deleted\n',
+        'user_id,login_id,full_name,email,status\nS-2,linus,Linus Torvalds,,deleted\nS-7,ghost,Ghost,,deleted\n' +
+          'S-1,grace,Grace Hopper,amazing@example.edu,active\n',
       );
+      // A user who is not there has nothing to delete: only linus is asked about.
       const asked = await lms.run(['users', 'import', '--update', drop]);
       expect(asked.exitCode).toBe(2);
-      expect(asked.stderr).toMatch(/Delete 2 users of account self .*pass --yes/);
+      expect(asked.stderr).toMatch(/Delete 1 user of account self \(\S*drop-users\.csv: line 2\).*pass --yes/);
       const failedOut = join(dir, 'failed-users.csv');
-      const r = await lms.run(['users', 'import', '--update', '--yes', drop, '--failed-out', failedOut]);
+      const r = await lms.run(['users', 'import', '--update', '--yes', drop, '--failed-out', failedOut, '-o', 'json']);
       expect(r.exitCode).toBe(1);
-      expect(r.stderr).toContain('ghost does not exist, so it cannot be deleted');
+      expect(r.stderr).not.toContain('ghost does not exist');
+      const rows = (JSON.parse(r.stdout) as { rows: { line: number; status: string }[] }).rows;
+      expect(rows.map((x) => [x.line, x.status])).toEqual([
+        [2, 'updated'],
+        [3, 'existed'],
+        [4, 'failed'],
+      ]);
       expect((await lms.run('users get sis_user_id:S-2')).exitCode).toBe(4);
       const failed = readFileSync(failedOut, 'utf8').split(/\r?\n/);
-      expect(failed[0]).toBe('user_id,login_id,full_name,status,error');
-      expect(failed[1]).toMatch(/^S-7,ghost,Ghost,deleted,/);
+      expect(failed[0]).toBe('user_id,login_id,full_name,email,status,error');
+      expect(failed[1]).toMatch(/^S-1,grace,Grace Hopper,amazing@example.edu,active,.*email/);
+    },
+  );
+
+  it(
+    'passes over a deleted row whose user is deleted ' + 'already or was never there: a re-run writes nothing',
+    async () => {
+      const lms = session();
+      await lms.run(['users', 'import', file('night0-users.csv', SIS_USERS)]);
+      const night1 = file(
+        'night1-users.csv',
+        'user_id,login_id,first_name,last_name,status\nS-1,grace,Grace,Hopper,active\n' +
+          'S-2,linus,Linus,Torvalds,deleted\n' +
+          'S-9,ku590,Never,Here,deleted\n',
+      );
+      const deleted = await lms.run(['users', 'import', '--update', '--yes', night1, '-o', 'json']);
+      expect(deleted.exitCode, deleted.stderr).toBe(0);
+      expect(JSON.parse(deleted.stdout)).toMatchObject({ created: 0, existed: 2, updated: 1, failed: 0 });
+      const writes = writesOf(lms);
+      const night2 = file('night2-users.csv', `${readFileSync(night1, 'utf8')}S-3,ada,Ada,Lovelace,active\n`);
+      const plan = await lms.run(['users', 'import', '--update', '--dry-run', night2, '-o', 'json']);
+      expect(plan.exitCode, plan.stderr).toBe(0);
+      const planned = (JSON.parse(plan.stdout) as { rows: Record<string, unknown>[] }).rows;
+      expect(planned.map((r) => [r.line, r.status, r.destructive ?? false])).toEqual([
+        [2, 'existed', false],
+        [3, 'existed', false],
+        [4, 'existed', false],
+        [5, 'created', false],
+      ]);
+      // Nothing destroys, so nothing is asked: no --yes.
+      const r = await lms.run(['users', 'import', '--update', night2, '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ created: 1, existed: 3, updated: 0, failed: 0 });
+      expect(writes.map((w) => w.method)).toEqual(['POST']);
+      const again = await lms.run(['users', 'import', '--update', '--restart', night2]);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(writes).toHaveLength(1);
     },
   );
 });

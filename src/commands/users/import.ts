@@ -5,7 +5,7 @@ import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import type { ApiClient } from '../../client/client.js';
 import type { Login, User } from '../../spec/types/users.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import type { Delimiter, Parsed } from '../../bulk/csv-input.js';
 import { SIS_FILES, sisKindOf, sisRowProblems } from '../../spec/sis-csv.js';
 import { unsupportedCells } from '../../bulk/sis-rows.js';
@@ -190,6 +190,9 @@ function usersTask(
         throw e;
       }
     },
+    // A deleted user is not found by login: a deleted row finding none is done, as Canvas's SIS import
+    // passes over it, so a nightly file that still lists the user imports cleanly.
+    wantsAbsent: (row) => row.status === 'deleted',
     compare: (row, user) => [
       ...(row.status === 'deleted' ? [{ field: 'status', from: 'active', to: 'deleted', applicable: true }] : []),
       ...statusChange(row, user),
@@ -197,7 +200,6 @@ function usersTask(
     ],
     async create(row) {
       const v = row.values;
-      if (row.status === 'deleted') throw new UsageError(`user ${v.login_id} does not exist, so it cannot be deleted`);
       const user = await client.ops.users.create({
         account_id: account,
         user: {

@@ -200,28 +200,32 @@ describe('lms courses import of a SIS courses.csv', () => {
     await lms.run(['courses', 'import', file('start.csv', COURSES)]);
     const ends = file(
       'ends.csv',
-      'course_id;short_name;long_name;status\r\nE411208;ENG115;English 115: Intro to English;completed\r\n' +
-        'A110035;ART105;"Art 105: ""Art as a Medium""";deleted\r\nGHOST;G1;Ghost;deleted\r\n',
+      'course_id;short_name;long_name;account_id;status\r\nE411208;ENG115;English 115: Intro to ' +
+        'English;;completed\r\n' +
+        'A110035;ART105;"Art 105: ""Art as a Medium""";;deleted\r\nGHOST;G1;Ghost;;deleted\r\n' +
+        'BIO-101;BIO-101;Introduction to Biology;MSU-HUM;active\r\n',
     );
     const writes = writesOf(lms);
+    // A course that is not there has nothing to delete: GHOST is not asked about.
     const asked = await lms.run(['courses', 'import', '--update', ends]);
     expect(asked.exitCode).toBe(2);
-    expect(asked.stderr).toMatch(/Conclude 1, delete 2 courses \(\S*ends\.csv: line 2, line 3, line 4\).*pass --yes/s);
+    expect(asked.stderr).toMatch(/Conclude 1, delete 1 courses \(\S*ends\.csv: line 2, line 3\).*pass --yes/s);
     expect(writes).toEqual([]);
     const plan = await lms.run(['courses', 'import', '--update', '--dry-run', ends, '-o', 'json']);
     const planned = json<{ rows: Record<string, unknown>[] }>(plan).rows;
-    expect(planned.filter((r) => r.destructive).map((r) => r.course_id)).toEqual(['E411208', 'A110035', 'GHOST']);
+    expect(planned.filter((r) => r.destructive).map((r) => r.course_id)).toEqual(['E411208', 'A110035']);
+    expect(planned.find((r) => r.course_id === 'GHOST')).toMatchObject({ status: 'existed' });
     const failedOut = join(dir, 'failed-courses.csv');
     const r = await lms.run(['courses', 'import', '--update', '--yes', ends, '--failed-out', failedOut]);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('course GHOST does not exist, so it cannot be deleted');
+    expect(r.stderr).not.toContain('GHOST');
     expect(json<Record<string, unknown>>(await lms.run('courses get sis_course_id:E411208 -o json'))).toMatchObject({
       workflow_state: 'completed',
     });
     expect((await lms.run('courses get sis_course_id:A110035')).exitCode).toBe(4);
     // Written as the input was: its separator and its line endings.
     expect(readFileSync(failedOut, 'utf8')).toMatch(
-      /^course_id;short_name;long_name;status;error\r\nGHOST;G1;Ghost;deleted;course GHOST does not exist/,
+      /^course_id;short_name;long_name;account_id;status;error\r\nBIO-101;.*;MSU-HUM;active;"cannot be changed/,
     );
     // active reopens a concluded course, unpublished; nothing destroys, so nothing is asked.
     const reopen = await lms.run([
@@ -244,6 +248,38 @@ describe('lms courses import of a SIS courses.csv', () => {
     const log = await lms.run('log -o json');
     expect(log.stdout).toContain('courses.import');
   });
+
+  it(
+    'passes over a deleted row whose course is deleted ' + 'already or was never there: a re-run writes nothing',
+    async () => {
+      const lms = session();
+      await lms.run(['courses', 'import', file('night0-courses.csv', COURSES)]);
+      const head = 'course_id,short_name,long_name,status\n';
+      const night1 = file('night1-courses.csv', `${head}A110035,ART105,Art 105,deleted\nDELC,DEL,Never Made,deleted\n`);
+      const deleted = await lms.run(['courses', 'import', '--update', '--yes', night1, '-o', 'json']);
+      expect(deleted.exitCode, deleted.stderr).toBe(0);
+      expect(json(deleted)).toMatchObject({ created: 0, existed: 1, updated: 1, failed: 0 });
+      expect((await lms.run('courses get sis_course_id:DELC')).exitCode).toBe(4);
+      const writes = writesOf(lms);
+      const night2 = file('night2-courses.csv', `${readFileSync(night1, 'utf8')}NEW1,N1,New One,active\n`);
+      const plan = await lms.run(['courses', 'import', '--update', '--dry-run', night2, '-o', 'json']);
+      expect(plan.exitCode, plan.stderr).toBe(0);
+      const planned = json<{ rows: Record<string, unknown>[] }>(plan).rows;
+      expect(planned.map((r) => [r.course_id, r.status, r.destructive ?? false])).toEqual([
+        ['A110035', 'existed', false],
+        ['DELC', 'existed', false],
+        ['NEW1', 'created', false],
+      ]);
+      // Nothing destroys, so nothing is asked: no --yes.
+      const r = await lms.run(['courses', 'import', '--update', night2, '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(json(r)).toMatchObject({ created: 1, existed: 2, updated: 0, failed: 0 });
+      expect(writes.map((w) => w.method)).toEqual(['POST']);
+      const again = await lms.run(['courses', 'import', '--update', '--restart', night2]);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(writes).toHaveLength(1);
+    },
+  );
 });
 
 // sections.csv as sis_csv.md's sample has it (section_id,course_id,name,status,start_date,end_date).
@@ -349,4 +385,38 @@ describe('lms sections import of a SIS sections.csv', () => {
     expect(failed[0]).toBe('section_id,course_id,name,status,error');
     expect(failed[1]).toMatch(/^BIO-101-A,BIO-101,BIO-101 Section A,deleted,.*enrollments/);
   });
+
+  it(
+    'passes over a deleted row whose section is deleted ' + 'already or was never there: a re-run writes nothing',
+    async () => {
+      const lms = session();
+      await lms.run(['sections', 'import', file('night0-sections.csv', SECTIONS)]);
+      const head = 'section_id,course_id,name,status\n';
+      const night1 = file(
+        'night1-sections.csv',
+        `${head}S001,BIO-101,Section 1,deleted\nNOSUCH,BIO-101,Never,deleted\n`,
+      );
+      const deleted = await lms.run(['sections', 'import', '--update', '--yes', night1, '-o', 'json']);
+      expect(deleted.exitCode, deleted.stderr).toBe(0);
+      expect(json(deleted)).toMatchObject({ created: 0, existed: 1, updated: 1, failed: 0 });
+      const writes = writesOf(lms);
+      const night2 = file('night2-sections.csv', `${readFileSync(night1, 'utf8')}S009,BIO-101,Section 9,active\n`);
+      const plan = await lms.run(['sections', 'import', '--update', '--dry-run', night2, '-o', 'json']);
+      expect(plan.exitCode, plan.stderr).toBe(0);
+      const planned = json<{ rows: Record<string, unknown>[] }>(plan).rows;
+      expect(planned.map((r) => [r.section_id, r.status, r.destructive ?? false])).toEqual([
+        ['S001', 'existed', false],
+        ['NOSUCH', 'existed', false],
+        ['S009', 'created', false],
+      ]);
+      // Nothing destroys, so nothing is asked: no --yes.
+      const r = await lms.run(['sections', 'import', '--update', night2, '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(json(r)).toMatchObject({ created: 1, existed: 2, updated: 0, failed: 0 });
+      expect(writes.map((w) => w.method)).toEqual(['POST']);
+      const again = await lms.run(['sections', 'import', '--update', '--restart', night2]);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(writes).toHaveLength(1);
+    },
+  );
 });

@@ -7,7 +7,6 @@ import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import type { ApiClient } from '../../client/client.js';
 import type { Course, CourseFields } from '../../spec/types/school.js';
-import { UsageError } from '../../errors.js';
 import type { Problem } from '../../bulk/csv-input.js';
 import { SIS_FILES } from '../../spec/sis-csv.js';
 import { changedDates, sisChecks, sisParser, unsupportedCells } from '../../bulk/sis-rows.js';
@@ -174,6 +173,9 @@ function coursesTask(client: ApiClient, fallback: string, states: Map<string, st
       else states.delete(row.key);
       return course && { id: course.id, current: course };
     },
+    // The API finds no deleted course: a deleted row finding none is done, already deleted or never
+    // made, as Canvas's SIS import passes over it.
+    wantsAbsent: (row) => row.status === 'deleted',
     compare: (row, course) =>
       compareCourse(
         row,
@@ -182,7 +184,6 @@ function coursesTask(client: ApiClient, fallback: string, states: Map<string, st
         row.term ? termIds.get(row.term) : undefined,
       ),
     async create(row) {
-      if (row.status === 'deleted') throw new UsageError(`course ${row.sis} does not exist, so it cannot be deleted`);
       const made = await client.ops.courses.create({
         account_id: row.account ?? fallback,
         course: {

@@ -6,7 +6,6 @@ import type { BulkRow, BulkTask, Difference } from '../../bulk/job.js';
 import { bulkFlags, resultColumns } from '../../bulk/options.js';
 import type { ApiClient } from '../../client/client.js';
 import type { Section, SectionFields } from '../../spec/types/roster.js';
-import { UsageError } from '../../errors.js';
 import type { Problem } from '../../bulk/csv-input.js';
 import { SIS_FILES } from '../../spec/sis-csv.js';
 import { changedDates, sisChecks, sisParser, unsupportedCells } from '../../bulk/sis-rows.js';
@@ -82,9 +81,11 @@ function sectionsTask(client: ApiClient): BulkTask<SectionRow, Section> {
       const section = await orMissing(client.ops.sections.get({ id: `sis_section_id:${row.sis}` }));
       return section && { id: section.id, current: section };
     },
+    // The API finds no deleted section: a deleted row finding none is done, already deleted or never
+    // made, as Canvas's SIS import passes over it.
+    wantsAbsent: (row) => row.deleted,
     compare: (row, section) => compareSection(row, section, courseIds.get(row.course)),
     async create(row) {
-      if (row.deleted) throw new UsageError(`section ${row.sis} does not exist, so it cannot be deleted`);
       const made = await client.ops.sections.create({
         course_id: row.course,
         course_section: { name: row.name, sis_section_id: row.sis, start_at: row.start_at, end_at: row.end_at },

@@ -1,6 +1,7 @@
 // `lms enrollments import` of a SIS enrollments.csv over HTTP against `lms mock serve`: rows of two
 // courses with no --course, then a completed status that concludes through the end route, asked first;
-// an observer's second observee as a link of its own, and an unknown role refused before anything is sent.
+// an observer's second observee as a link of its own, and an unknown role refused before anything is sent;
+// a deleted row whose enrollment is deleted already, or was never made, is nothing to do the next night.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +49,47 @@ describe('lms enrollments import of a SIS file against lms mock serve', () => {
       );
       const rows = JSON.parse(listed.stdout) as { enrollment_state: string }[];
       expect(rows.map((e) => e.enrollment_state)).toEqual(['completed']);
+    } finally {
+      await served.stop();
+    }
+  }, 60_000);
+
+  it('passes over a deleted row the next night: deleted already or never made, exit 0, no write', async () => {
+    await ensureBuilt();
+    const { dir, env } = e2eWorkspace('sis-deleted');
+    expect((await spawnLms(['mock', 'seed', '--yes'], env)).exitCode).toBe(0);
+    const served = await serveMock(env);
+    const remote = { ...env, LMS_BASE_URL: served.url, LMS_TOKEN: ADMIN };
+    // The audit log's requests (each run also logs a line of its own, with no method).
+    const writes = async () =>
+      (JSON.parse((await spawnLms(['log', '-o', 'json'], env)).stdout) as { method?: string }[]).filter((e) => e.method)
+        .length;
+    try {
+      const header = 'course_id,user_id,role,status\n';
+      const start = join(dir, 'start.csv');
+      writeFileSync(start, `${header}CHEM-201,S-007,ta,active\n`);
+      expect((await spawnLms(['enrollments', 'import', start], remote)).exitCode).toBe(0);
+      const night1 = join(dir, 'night1.csv');
+      writeFileSync(night1, `${header}CHEM-201,S-007,ta,deleted\nBIO-101,S-007,designer,deleted\n`);
+      const first = await spawnLms(['enrollments', 'import', '--update', '--yes', night1, '-o', 'json'], remote);
+      expect(first.exitCode, first.stderr).toBe(0);
+      expect(JSON.parse(first.stdout)).toMatchObject({ updated: 1, existed: 1, failed: 0 });
+
+      // The next night's file keeps both deleted rows and adds one: only that one is written, nothing asked.
+      const night2 = join(dir, 'night2.csv');
+      writeFileSync(
+        night2,
+        `${header}CHEM-201,S-007,ta,deleted\nBIO-101,S-007,designer,deleted\nCHEM-201,S-008,designer,active\n`,
+      );
+      const before = await writes();
+      const second = await spawnLms(['enrollments', 'import', '--update', night2, '-o', 'json'], remote);
+      expect(second.exitCode, second.stderr).toBe(0);
+      expect(JSON.parse(second.stdout)).toMatchObject({ created: 1, existed: 2, updated: 0, failed: 0 });
+      expect(await writes()).toBe(before + 1);
+      const again = await spawnLms(['enrollments', 'import', '--update', '--restart', night2, '-o', 'json'], remote);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, existed: 3, updated: 0, failed: 0 });
+      expect(await writes()).toBe(before + 1);
     } finally {
       await served.stop();
     }

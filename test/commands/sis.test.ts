@@ -834,4 +834,29 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     const deletedNow = await lms.run('enrollments list --course sis_course_id:C1 --state deleted -o json');
     expect((JSON.parse(deletedNow.stdout) as { type: string }[]).map((e) => e.type)).toEqual(['TeacherEnrollment']);
   });
+
+  it('passes over a deleted row whose user, course or section the instance no longer has', async () => {
+    const lms = await seeded();
+    const writes = writesOf(lms);
+    const gone = file(
+      'gone.csv',
+      'course_id,section_id,user_id,role,status\nC1,,nobody,student,deleted\nC9,,u1,student,deleted\n' +
+        ',S9,u1,student,deleted\nC9,,u2,student,active\n',
+    );
+    const r = await lms.run(['enrollments', 'import', gone, '--dry-run']);
+    // Only the row that would enrol is a problem: there is nothing left to delete for the others.
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('gone.csv:5: course "sis_course_id:C9" not found');
+    expect(r.stderr).not.toMatch(/gone\.csv:[234]:/);
+    const ok = await lms.run([
+      'enrollments',
+      'import',
+      file('gone2.csv', readFileSync(gone, 'utf8').split('\n').slice(0, 4).join('\n')),
+      '-o',
+      'json',
+    ]);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ existed: 3, failed: 0 });
+    expect(writes).toEqual([]);
+  });
 });

@@ -260,6 +260,8 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
   // Each row's course as an id: its own (a SIS row's course_id or its section's course), else --course.
   const courseOfLine = new Map<number, number>();
   const courseOf = (row: EnrollmentRow) => String(courseOfLine.get(row.line) ?? course);
+  // Deleted rows whose user, course or section the instance no longer has.
+  const absentLines = new Set<number>();
   return {
     lookupFirst: true,
     async resolve(rows, { concurrency }) {
@@ -302,18 +304,20 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
       );
       for (const row of rows) {
         const ref = refs.get(row.line)!;
+        // A deleted row whose user, course or section is gone has nothing left to delete: as Canvas's
+        // SIS import, a file that keeps deleted rows for what it deleted before runs again cleanly.
+        const missing = (message: string) =>
+          row.ending === 'deleted' ? absentLines.add(row.line) : problems.push({ line: row.line, message });
         if ('problem' in ref) problems.push({ line: row.line, message: `user ${ref.problem}` });
-        else if (!users.get(ref.path)) problems.push({ line: row.line, message: `user "${row.user}" not found` });
-        if (row.associated && !users.get(row.associated))
-          problems.push({ line: row.line, message: `associated user "${row.associated}" not found` });
+        else if (!users.get(ref.path)) missing(`user "${row.user}" not found`);
+        if (row.associated && !users.get(row.associated)) missing(`associated user "${row.associated}" not found`);
         const named = row.course ?? course;
         const courseId = named ? courses.get(named)?.id : undefined;
-        if (row.course && courseId === undefined)
-          problems.push({ line: row.line, message: `course "${row.course}" not found` });
+        if (row.course && courseId === undefined) missing(`course "${row.course}" not found`);
         if (row.section) {
           const section = sections.get(row.section);
           // Enrolling through another course's section would enroll in that course.
-          if (!section) problems.push({ line: row.line, message: `section "${row.section}" not found` });
+          if (!section) missing(`section "${row.section}" not found`);
           else if (named && courseId !== undefined && section.course_id !== courseId)
             problems.push({ line: row.line, message: `section "${row.section}" is not a section of course ${named}` });
           else courseOfLine.set(row.line, section.course_id);
@@ -333,6 +337,7 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
       return problems;
     },
     async find(row) {
+      if (absentLines.has(row.line)) return undefined;
       let user: number;
       try {
         user = await userId(pathOf(row.user));

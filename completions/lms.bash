@@ -115,6 +115,7 @@ _lms_subcommand() {
     'courses:import') _lms_next='courses import'; return 0 ;;
     'courses:list'|'courses:ls') _lms_next='courses list'; return 0 ;;
     'courses:update') _lms_next='courses update'; return 0 ;;
+    'courses:upload') _lms_next='courses upload'; return 0 ;;
     'doctor:check') _lms_next='doctor check'; return 0 ;;
     'doctor:help') _lms_next='doctor help'; return 0 ;;
     'enrollments:add') _lms_next='enrollments add'; return 0 ;;
@@ -543,6 +544,10 @@ _lms_value_flag() {
     'courses update:--start-at'|'courses update '*':--start-at') _lms_words=''; return 0 ;;
     'courses update:--term'|'courses update '*':--term') _lms_words=''; return 0 ;;
     'courses update:--time-zone'|'courses update '*':--time-zone') _lms_words=''; return 0 ;;
+    'courses upload:--content-type'|'courses upload '*':--content-type') _lms_words=''; return 0 ;;
+    'courses upload:--folder'|'courses upload '*':--folder') _lms_words='@files'; return 0 ;;
+    'courses upload:--name'|'courses upload '*':--name') _lms_words=''; return 0 ;;
+    'courses upload:--on-duplicate'|'courses upload '*':--on-duplicate') _lms_words='overwrite rename'; return 0 ;;
     'enrollments add:--course'|'enrollments add '*':--course') _lms_words='@ids'; return 0 ;;
     'enrollments add:--observee'|'enrollments add '*':--observee') _lms_words=''; return 0 ;;
     'enrollments add:--role'|'enrollments add '*':--role') _lms_words=''; return 0 ;;
@@ -1018,6 +1023,8 @@ _lms_argument() {
     'courses get:'0) _lms_words='@ids'; return 0 ;;
     'courses import:'0) _lms_words='@files'; return 0 ;;
     'courses update:'0) _lms_words='@ids'; return 0 ;;
+    'courses upload:'0) _lms_words='@ids'; return 0 ;;
+    'courses upload:'1) _lms_words='@files'; return 0 ;;
     'enrollments import:'0) _lms_words='@files'; return 0 ;;
     'outcomes import:'0) _lms_words='@files'; return 0 ;;
     'profile remove:'0) _lms_words='@profiles'; return 0 ;;
@@ -1145,13 +1152,14 @@ _lms_subcommands() {
     'conv send') _lms_words='' ;;
     'conv unread') _lms_words='' ;;
     'conv update') _lms_words='' ;;
-    'courses') _lms_words='create get help import list update' ;;
+    'courses') _lms_words='create get help import list update upload' ;;
     'courses create') _lms_words='' ;;
     'courses get') _lms_words='' ;;
     'courses help') _lms_words='' ;;
     'courses import') _lms_words='' ;;
     'courses list') _lms_words='' ;;
     'courses update') _lms_words='' ;;
+    'courses upload') _lms_words='' ;;
     'diff') _lms_words='' ;;
     'doctor') _lms_words='check help' ;;
     'doctor check') _lms_words='' ;;
@@ -1445,6 +1453,7 @@ _lms_flags() {
     'courses import') _lms_words='--account --all --as-user --concurrency --delimiter --dry-run --failed-out --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --restart --skip-invalid --timeout --update --verbose -v --version -V --yes -y' ;;
     'courses list') _lms_words='--account --all --as-user --enrollment-type --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --search --term --timeout --verbose -v --version -V --yes -y' ;;
     'courses update') _lms_words='--all --as-user --course-code --dry-run --end-at --fields --help -h --insecure --integration-id --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --output -o --per-page --profile -p --publish --raw --sis-course-id --start-at --term --time-zone --timeout --unpublish --unweighted --verbose -v --version -V --weighted --yes -y' ;;
+    'courses upload') _lms_words='--all --as-user --content-type --dry-run --fields --folder --help -h --insecure --jq --limit --mock --mock-db --name --no-color --no-input --no-mock --on-duplicate --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'diff') _lms_words='--all --as-user --concurrency --exit-code --fields --file -f --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --prune --raw --timeout --verbose -v --version -V --yes -y' ;;
     'doctor') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;
     'doctor check') _lms_words='--all --as-user --fields --help -h --insecure --jq --limit --mock --mock-db --no-color --no-input --no-mock --output -o --per-page --profile -p --raw --timeout --verbose -v --version -V --yes -y' ;;

@@ -535,12 +535,13 @@ complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand
 complete -c lms -n '__fish_seen_subcommand_from conv; and __fish_seen_subcommand_from update' -l 'unsubscribe' -d 'stop being told of new messages (group conversations)'
 
 # lms courses
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'create' -d 'Create a course in an account'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'get' -d 'Show one course'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'help' -d 'display help for command'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'import' -d 'Create and change courses from Canvas\'s SIS courses.csv by SIS id; completed and deleted rows conclude and delete (asks first)'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'list' -d 'List your courses, or an account\'s with --account'
-complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update' -a 'update' -d 'Change a course\'s name, code, SIS id, dates or time zone; publish or unpublish it'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update upload' -a 'create' -d 'Create a course in an account'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update upload' -a 'get' -d 'Show one course'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update upload' -a 'help' -d 'display help for command'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update upload' -a 'import' -d 'Create and change courses from Canvas\'s SIS courses.csv by SIS id; completed and deleted rows conclude and delete (asks first)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update upload' -a 'list' -d 'List your courses, or an account\'s with --account'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update upload' -a 'update' -d 'Change a course\'s name, code, SIS id, dates or time zone; publish or unpublish it'
+complete -c lms -n '__fish_seen_subcommand_from courses; and not __fish_seen_subcommand_from create get help import list ls update upload' -a 'upload' -d 'Upload a file into a course\'s files (three-step upload), e.g. for a File module item'
 
 # lms courses create flags
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from create' -l 'account' -x -a '(__lms_ids)' -d 'account id, sis_account_id:X or self'
@@ -594,6 +595,17 @@ complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcomm
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'unpublish' -d 'make it unavailable again (refused once its students have grades)'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'unweighted' -d 'count the final grade as points over points again'
 complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from update' -l 'weighted' -d 'weigh the final grade by the assignment groups\' weights (teachers may change this alone)'
+
+# lms courses upload arguments
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from upload' -x -a '(__lms_ids)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from upload' -F
+
+# lms courses upload flags
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from upload' -l 'content-type' -x -d 'MIME type (default: guessed from the name)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from upload' -l 'dry-run' -d 'send the reads it needs, then show the first write (method, URL, body) instead of sending it'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from upload' -l 'folder' -r -F -d 'folder path inside the course\'s files, e.g. "course files/week 1"'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from upload' -l 'name' -x -d 'file name to store (default: the local name)'
+complete -c lms -n '__fish_seen_subcommand_from courses; and __fish_seen_subcommand_from upload' -l 'on-duplicate' -x -a 'overwrite rename' -d 'when a file of that name exists'
 
 # lms diff flags
 complete -c lms -n '__fish_seen_subcommand_from diff' -l 'concurrency' -x -d 'changes in flight at once (the server may slow this further)'

@@ -897,6 +897,7 @@ export const RESULTS: Record<string, readonly [type: string, list?: 'list']> = {
   'courses.get': ['Course'],
   'courses.update': ['Course'],
   'courses.users': ['User'],
+  'courses.uploadFile': ['UploadTicket'],
   'assignments.list': ['Assignment'],
   'assignments.create': ['Assignment'],
   'assignments.get': ['Assignment'],

@@ -221,6 +221,9 @@ const supportingTable = {
     // Who is in a course, searched by name, login, SIS id or email: a person named by their email
     // address is found here (the API takes no email in a path).
     users: ['GET /api/v1/courses/:course_id/users', { paginated: true, resource: 'course' }],
+    // Step 1 of a file's upload into the course's files (courses_controller.rb#create_file), the
+    // same three steps as a user's: a File module item takes only the course's own files.
+    uploadFile: ['POST /api/v1/courses/:course_id/files', { resource: 'course' }],
   },
   assignments: {
     list: ['GET /api/v1/courses/:course_id/assignments', { paginated: true, resource: 'course' }],

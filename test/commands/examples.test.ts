@@ -117,6 +117,7 @@ const FILES: Record<string, string | Uint8Array> = {
     '      - { sis_section_id: BIO-102-A, name: Lab A }\n    enrollments:\n      - { user: sis_user_id:T-003, ' +
     'type: teacher }\n      - { user: sam, type: student, section: BIO-102-A }\n    topics:\n      - { key: ' +
     'welcome, title: Welcome, message: "<p>Hello</p>", published: true }\n',
+  'syllabus.pdf': '%PDF-1.4\n%%EOF\n',
   'avatar.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
 };
 

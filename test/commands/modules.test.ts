@@ -1,6 +1,9 @@
 // `lms modules` in-process against the seeded mock: every verb, its flags as module[...] and
 // module_item[...] parameters, a student's progress through --student and their own marks, the
 // checks made before anything is sent (exit 2), the API's refusals (exit 3, 4, 5).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { session } from '../helpers/run-lms.js';
 
@@ -158,5 +161,60 @@ describe('lms modules', () => {
     expect((await s.run('modules items undone 1 5 --course 1', { env: SAM })).exitCode).toBe(0);
     const details = json(await s.run('modules items get 2 6 --course 1 --details -o json', { env: SAM }));
     expect(details.content_details).toMatchObject({ locked_for_user: true, points_possible: 100 });
+  });
+});
+
+describe('lms courses upload, and a File item of the file', () => {
+  const handout = () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'lms-course-files-')), 'handout.pdf');
+    writeFileSync(path, '%PDF-1.4');
+    return path;
+  };
+
+  it("uploads into the course's files, which a File item of a module then takes", async () => {
+    const s = session();
+    const uploaded = await s.run(`courses upload 1 ${handout()} -o json`, { env: TEACHER });
+    expect(uploaded.exitCode).toBe(0);
+    const file = json(uploaded);
+    expect(file).toMatchObject({
+      display_name: 'handout.pdf',
+      'content-type': 'application/pdf',
+      size: 8,
+      upload_status: 'success',
+      url: `http://lms.mock/files/${file.id}/download?verifier=${file.uuid}`,
+    });
+    const csv = await s.run(`files get ${file.id} -o csv --fields id,display_name,size`, { env: SAM });
+    expect(csv.stdout).toBe(`id,display_name,size\n${file.id},handout.pdf,8\n`);
+    const item = await s.run(
+      `modules items add 1 --course 1 --type File --content-id ${file.id} --requirement must_view -o json`,
+      { env: TEACHER },
+    );
+    expect(item.exitCode).toBe(0);
+    expect(json(item)).toMatchObject({
+      type: 'File',
+      title: 'handout.pdf',
+      content_id: file.id,
+      url: `http://lms.mock/api/v1/files/${file.id}`,
+      completion_requirement: { type: 'must_view' },
+    });
+    const id = json(item).id;
+    const mine = async () =>
+      json(await s.run('modules items list 1 --course 1 -o json', { env: SAM })).find(
+        (i: { id: number }) => i.id === id,
+      ).completion_requirement;
+    expect(await mine()).toEqual({ type: 'must_view', completed: false });
+    expect((await s.run(`modules items read 1 ${id} --course 1`, { env: SAM })).exitCode).toBe(0);
+    expect(await mine()).toEqual({ type: 'must_view', completed: true });
+  });
+
+  it('refuses a student, and a file that is not there, before anything is sent', async () => {
+    const s = session();
+    const student = await s.run(`courses upload 1 ${handout()}`, { env: SAM });
+    expect(student.exitCode).toBe(3);
+    expect(student.stdout).toBe('');
+    expect(student.stderr).toContain('POST /api/v1/courses/1/files failed with 401');
+    const missing = await s.run('courses upload 1 ./no-such-handout.pdf', { env: TEACHER });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('no such file: ./no-such-handout.pdf');
   });
 });

@@ -389,6 +389,7 @@ export const ROUTE_ROWS: Record<string, Row> = {
 
   'enrollments.listCourse': { path: `/api/v1/${C}/enrollments`, allow: BIO_ROSTER },
   'courses.users': { path: `/api/v1/${C}/users`, allow: BIO_ROSTER },
+  'courses.uploadFile': { path: `/api/v1/${C}/files`, body: { name: 'syllabus.pdf', size: 3 }, allow: BIO_CONTENT },
   'enrollments.listSection': { path: '/api/v1/sections/1/enrollments', allow: BIO_ROSTER },
   'enrollments.listUser': { path: '/api/v1/users/7/enrollments', allow: SAM_AND_MANAGERS },
   /** Enrolling Mina (user 10) as a student: the TA manages students, in her own section only. */

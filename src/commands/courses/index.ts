@@ -1,9 +1,10 @@
-// `lms courses`: find courses (yours, or an account's), create them and change them.
+// `lms courses`: find courses (yours, or an account's), create them, change them and upload into their files.
 import { item, list, type Verbs } from '../../model/command.js';
 import { command, contextFlags } from '../../model/define.js';
 import type { CourseFields } from '../../spec/types/school.js';
 import { UsageError } from '../../errors.js';
 import { importCourses } from './import.js';
+import { upload } from './upload.js';
 
 const COLUMNS = ['id', 'course_code', 'name', 'sis_course_id', 'workflow_state'];
 
@@ -218,4 +219,4 @@ const updateCourse = command({
   },
 });
 
-export const coursesVerbs: Verbs = [listCourses, getCourse, createCourse, updateCourse, importCourses] as Verbs;
+export const coursesVerbs: Verbs = [listCourses, getCourse, createCourse, updateCourse, importCourses, upload] as Verbs;

@@ -166,6 +166,17 @@ export interface Endpoints {
   'courses.get': { params: { id: Id }; result: Course };
   'courses.update': { params: { id: Id; course: CourseFields }; result: Course };
   'courses.users': { params: { course_id: Id; search_term?: string; include?: 'email'[] }; result: User };
+  'courses.uploadFile': {
+    params: {
+      course_id: Id;
+      name: string;
+      size: number;
+      content_type?: string;
+      parent_folder_path?: string;
+      on_duplicate?: 'overwrite' | 'rename';
+    };
+    result: UploadTicket;
+  };
   // assignments
   'assignments.list': { params: { course_id: Id; search_term?: string }; result: Assignment };
   'assignments.create': {

@@ -21,6 +21,8 @@ import type { ParamsObject } from '../../decode.js';
 import { enrollmentsOfUserInCourse } from '../../school/enrollments/repo.js';
 import { defaultSectionOf } from '../../school/sections/repo.js';
 import { coursesPolicy } from '../../school/courses/policy.js';
+import { filesPolicy } from '../files/policy.js';
+import { startUpload } from '../files/upload.js';
 import {
   courseById,
   courseIdTaken,
@@ -222,10 +224,21 @@ const update: Handler = (ctx) => {
   return courseJson(courseById(ctx.db, current.id)!, weighting(ctx, current));
 };
 
+/**
+ * Step 1 of a file's upload into the course's files (courses_controller.rb#create_file), for whoever
+ * adds to them; the file lands in the course's root folder, which real instances name "course files".
+ */
+const uploadFile: Handler = (ctx) => {
+  const course = readableCourse(ctx, ctx.path.course_id);
+  demand(ctx, filesPolicy.manageCourse, { course });
+  return startUpload(ctx, { type: 'Course', id: course.id }, 'course files');
+};
+
 export const coursesHandlers = {
   'courses.list': listMine,
   'courses.listAccount': listOfAccount,
   'courses.create': create,
   'courses.get': get,
   'courses.update': update,
+  'courses.uploadFile': uploadFile,
 };

@@ -12,6 +12,7 @@ import {
   type MockCtx,
 } from '../../kit.js';
 import { domainRootAccountId } from '../lookup.js';
+import { courseById } from '../../school/courses/repo.js';
 import { demand } from '../access.js';
 import { filesPolicy } from './policy.js';
 import {
@@ -65,7 +66,7 @@ function wholePart(ctx: MockCtx): { data: Uint8Array; contentType: string; bytes
 
 /** Step 3: the owner confirms; the file becomes available, replacing or renaming a namesake. */
 const confirm: Handler = (ctx) => {
-  const row = ownedAttachment(ctx);
+  const row = ownedAttachment(ctx, 'manage');
   if (str(ctx.params, 'uuid') !== row.uuid) throw badRequest('uuid does not match this file');
   if (row.workflow_state.startsWith('pending_upload')) throw badRequest('the file has not been uploaded yet (step 2)');
   if (row.workflow_state.startsWith('uploaded')) {
@@ -89,7 +90,7 @@ const confirm: Handler = (ctx) => {
 };
 
 const get: Handler = (ctx) => {
-  const row = ownedAttachment(ctx);
+  const row = ownedAttachment(ctx, 'read');
   if (row.workflow_state !== 'available') throw notFound();
   return attachmentJson(ctx, row);
 };
@@ -126,9 +127,18 @@ function attachmentInPath(ctx: MockCtx): AttachmentRow | undefined {
   return id === undefined ? undefined : attachmentById(ctx.db, id);
 }
 
-function ownedAttachment(ctx: MockCtx): AttachmentRow {
+/**
+ * A file the caller may reach: a user's, as `personal` says; a course's, to read as its members do,
+ * or to confirm as whoever adds to its files.
+ */
+function ownedAttachment(ctx: MockCtx, use: 'read' | 'manage'): AttachmentRow {
   const row = attachmentInPath(ctx);
   if (!row || row.workflow_state === 'deleted') throw notFound();
+  const course = row.context_type === 'Course' ? courseById(ctx.db, row.context_id) : undefined;
+  if (course) {
+    demand(ctx, use === 'read' ? filesPolicy.readCourse : filesPolicy.manageCourse, { course });
+    return row;
+  }
   demand(
     ctx,
     filesPolicy.personal,

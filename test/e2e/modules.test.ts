@@ -3,6 +3,7 @@
 // progress — and a client written the way ucfopen/canvasapi is (its Requester and PaginatedList:
 // bracketed form fields from nested keyword arguments, per_page, Link rel="next" followed as given,
 // `complete()`/`uncomplete()` parsing the answer as JSON) working unmodified against the same server.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paginated, requester } from '../helpers/canvasapi.js';
@@ -83,6 +84,48 @@ describe('lms modules over HTTP', () => {
     const refused = await spawnLms(['modules', 'delete', id, '--course', '1', '--yes'], as(SAM));
     expect(refused.exitCode).toBe(3);
     expect((await lms(TEACHER, 'modules', 'delete', id, '--course', '1', '--yes')).workflow_state).toBe('deleted');
+  });
+  it("uploads a file into the course's files and makes it a File item a student views", async () => {
+    const s = await server('files');
+    const as = (token: string) => ({ ...env, LMS_BASE_URL: s.url, LMS_TOKEN: token });
+    const lms = async (token: string, ...args: string[]) => {
+      const r = await spawnLms([...args, '-o', 'json'], as(token));
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r.stdout ? JSON.parse(r.stdout) : undefined;
+    };
+    const path = join(dir, 'handout.pdf');
+    writeFileSync(path, '%PDF-1.4 handout');
+    const file = await lms(TEACHER, 'courses', 'upload', '1', path);
+    expect(file).toMatchObject({ display_name: 'handout.pdf', 'content-type': 'application/pdf', size: 16 });
+    const refused = await spawnLms(['courses', 'upload', '1', path], as(SAM));
+    expect(refused.exitCode).toBe(3);
+    const made = await lms(TEACHER, 'modules', 'create', '--course', '1', '--name', 'Handouts', '--publish');
+    const id = String(made.id);
+    const item = await lms(
+      TEACHER,
+      'modules',
+      'items',
+      'add',
+      id,
+      '--course',
+      '1',
+      '--type',
+      'File',
+      '--content-id',
+      String(file.id),
+      '--requirement',
+      'must_view',
+    );
+    expect(item).toMatchObject({ type: 'File', title: 'handout.pdf', content_id: file.id });
+    await lms(TEACHER, 'modules', 'items', 'update', id, String(item.id), '--course', '1', '--published', 'true');
+    expect(await lms(SAM, 'files', 'get', String(file.id))).toMatchObject({ id: file.id, size: 16 });
+    const bytes = await fetch(file.url);
+    expect(await bytes.text()).toBe('%PDF-1.4 handout');
+    const state = async () => (await lms(TEACHER, 'modules', 'get', id, '--course', '1', '--student', '7')).state;
+    expect(await state()).toBe('unlocked');
+    const read = await spawnLms(['modules', 'items', 'read', id, String(item.id), '--course', '1'], as(SAM));
+    expect(read.exitCode, read.stderr).toBe(0);
+    expect(await state()).toBe('completed');
   });
 });
 

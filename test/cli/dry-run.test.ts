@@ -40,6 +40,7 @@ const FILES: Record<string, string | Uint8Array> = {
   'notes.txt': 'Lab notes\n',
   'review.html': '<h2>Review</h2>\n',
   'syllabus.html': '<h1>Syllabus</h1>\n',
+  'syllabus.pdf': '%PDF-1.4\n%%EOF\n',
   'avatar.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
   'new-students.csv': 'name,login_id,email\nNew Student,nstudent,nstudent@example.edu\n',
   'roster.csv': 'user,type,section,state\nsis_user_id:S-007,student,,active\ntheo,teacher,,active\n',

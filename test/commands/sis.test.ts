@@ -756,50 +756,73 @@ describe('lms enrollments import of a SIS enrollments.csv', () => {
     expect(JSON.parse(made.stdout), made.stderr).toMatchObject({ created: 1, failed: 0 });
   });
 
-  it('concludes, deletes and deactivates by status after asking; failed rows go back in the SIS columns', async () => {
-    const lms = await seeded();
-    await lms.run([
-      'enrollments',
-      'import',
-      file(
-        'start.csv',
-        'course_id,user_id,role,status\nC1,u1,student,active\nC1,u2,teacher,active\nC2,u3,student,active\n',
-      ),
-    ]);
-    const ends = file(
-      'ends.csv',
-      'course_id,user_id,role,status\nC1,u1,student,completed\nC1,u2,teacher,deleted\nC2,u3,student,inactive\n' +
-        'C2,u1,student,deleted\nC2,u2,student,completed\n',
-    );
-    const asked = await lms.run(['enrollments', 'import', '--update', ends]);
-    expect(asked.exitCode).toBe(2);
-    expect(asked.stderr).toMatch(/pass --yes/);
-    const failedOut = join(dir, 'failed-enr.csv');
-    const r = await lms.run(['enrollments', 'import', '--update', '--yes', ends, '--failed-out', failedOut]);
-    expect(r.exitCode, r.stderr).toBe(1);
-    expect(r.stderr).toContain('sis_user_id:u2 has no such enrollment, so it cannot be concluded');
-    // Deleting an enrollment that was never made has nothing to do, as Canvas's SIS import passes it over.
-    expect(r.stderr).not.toContain('sis_user_id:u1 has no such enrollment');
-    const rows = (JSON.parse(r.stdout) as { rows: { line: number; status: string }[] }).rows;
-    expect(rows.find((x) => x.line === 5)).toMatchObject({ status: 'existed' });
-    const states = async (course: string) =>
-      (
-        JSON.parse(
-          (
-            await lms.run(
-              `enrollments list --course sis_course_id:${course} --state active --state completed --state inactive ` +
-                '-o json',
-            )
-          ).stdout,
-        ) as Record<string, unknown>[]
-      ).map((e) => `${e.type}:${e.enrollment_state}`);
-    expect(await states('C1')).toEqual(['StudentEnrollment:completed']);
-    expect(await states('C2')).toEqual(['StudentEnrollment:inactive']);
-    const failed = readFileSync(failedOut, 'utf8').split(/\r?\n/);
-    expect(failed[0]).toBe('course_id,user_id,role,status,error');
-    expect(failed[1]).toMatch(/^C2,u2,student,completed,/);
-    expect(failed).toHaveLength(3);
-  });
+  it(
+    'concludes, deletes and deactivates by status after asking, makes a completed row it does not find; failed ' +
+      'rows go back in the SIS columns',
+    async () => {
+      const lms = await seeded();
+      await lms.run([
+        'enrollments',
+        'import',
+        file(
+          'start.csv',
+          'course_id,user_id,role,status\nC1,u1,student,active\nC1,u2,teacher,active\nC2,u3,student,active\n',
+        ),
+      ]);
+      // A course that has ended takes no enrollment: the row the instance refuses.
+      const ended = file(
+        'c3.csv',
+        'course_id,short_name,long_name,term_id,status\nC3,M3,Maths ' + 'Three,2026-FA,completed\n',
+      );
+      expect((await lms.run(['sis', 'import', '--yes', ended])).exitCode).toBe(0);
+      const ends = file(
+        'ends.csv',
+        'course_id,user_id,role,status\nC1,u1,student,completed\nC1,u2,teacher,deleted\nC2,u3,student,inactive\n' +
+          'C2,u1,student,deleted\nC2,u2,student,completed\nC3,u2,student,active\nC1,u3,student,inactive\n',
+      );
+      const asked = await lms.run(['enrollments', 'import', '--update', ends]);
+      expect(asked.exitCode).toBe(2);
+      expect(asked.stderr).toMatch(/pass --yes/);
+      const failedOut = join(dir, 'failed-enr.csv');
+      const r = await lms.run(['enrollments', 'import', '--update', '--yes', ends, '--failed-out', failedOut]);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain("Can't add an enrollment to a concluded course");
+      // Deleting an enrollment that was never made has nothing to do, as Canvas's SIS import passes it over.
+      expect(r.stderr).not.toContain('sis_user_id:u1 has no such enrollment');
+      const rows = (JSON.parse(r.stdout) as { rows: { line: number; status: string }[] }).rows;
+      expect(rows.find((x) => x.line === 5)).toMatchObject({ status: 'existed' });
+      // A completed row with no enrollment is made completed, as Canvas's SIS import makes it.
+      expect(rows.find((x) => x.line === 6)).toMatchObject({ status: 'created' });
+      const states = async (course: string) =>
+        (
+          JSON.parse(
+            (
+              await lms.run(
+                `enrollments list --course sis_course_id:${course} --state active --state completed --state inactive ` +
+                  '-o json',
+              )
+            ).stdout,
+          ) as Record<string, unknown>[]
+        ).map((e) => `${e.user_id}:${e.type}:${e.enrollment_state}`);
+      expect((await states('C1')).map((x) => x.replace(/^\d+:/, '')).sort()).toEqual([
+        'StudentEnrollment:completed',
+        'StudentEnrollment:inactive',
+      ]);
+      expect((await states('C2')).map((x) => x.replace(/^\d+:/, '')).sort()).toEqual([
+        'StudentEnrollment:completed',
+        'StudentEnrollment:inactive',
+      ]);
+      const failed = readFileSync(failedOut, 'utf8').split(/\r?\n/);
+      expect(failed[0]).toBe('course_id,user_id,role,status,error');
+      expect(failed[1]).toMatch(/^C3,u2,student,active,/);
+      expect(failed).toHaveLength(3);
+      // Run again, the file finds what it made: nothing is written.
+      const writes = writesOf(lms);
+      const again = await lms.run(['enrollments', 'import', '--update', '--yes', ends, '--restart']);
+      expect(again.exitCode).toBe(1);
+      expect(writes.filter((w) => !/\/enrollments$/.test(new URL(w.url).pathname) || w.method !== 'POST')).toEqual([]);
+    },
+  );
 
   it('passes over a deleted row whose enrollment is deleted already: a re-run is exit 0, no write', async () => {
     const lms = await seeded();

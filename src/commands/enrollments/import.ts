@@ -379,19 +379,25 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
       return [{ field: 'state', from: e.enrollment_state, to: row.state, applicable: true }];
     },
     async create(row) {
-      if (row.ending)
+      // A completed or inactive row with no enrollment is made so, as Canvas's SIS import makes one:
+      // inactive as the API enrolls, completed enrolled and then concluded (a re-run after a stop
+      // between the two finds it live and concludes it).
+      if (row.ending === 'deleted')
         throw new UsageError(`${row.user} has no such enrollment, so it cannot be ${ENDED_WORD[row.ending]}`);
+      const state = row.ending === 'inactive' ? 'inactive' : row.ending === 'completed' ? undefined : row.state;
       const type = enrollmentTypeOf(row.role);
       const enrollment = {
         user_id: await userId(pathOf(row.user)),
         ...(row.role_id ? { role_id: Number(row.role_id) } : type ? { type } : { role: row.role }),
-        ...(row.state ? { enrollment_state: row.state as 'active' } : {}),
+        ...(state ? { enrollment_state: state as 'active' | 'inactive' } : {}),
         ...(row.associated ? { associated_user_id: await userId(row.associated) } : {}),
         ...(row.limit !== undefined ? { limit_privileges_to_course_section: row.limit } : {}),
       };
       const made = row.section
         ? await client.ops.enrollments.enrollSection({ section_id: row.section, enrollment })
         : await client.ops.enrollments.enrollCourse({ course_id: courseOf(row), enrollment });
+      if (row.ending === 'completed')
+        await client.ops.enrollments.end({ course_id: String(made.course_id), id: made.id, task: 'conclude' });
       return made.id;
     },
     async update(row, found) {

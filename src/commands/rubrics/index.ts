@@ -3,7 +3,7 @@
 // by rubric is also `lms grade --rubric`.
 import { item, list, type CommandResult, type Verbs } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
-import { command } from '../../model/define.js';
+import { command, contextFlags } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 import type { RubricInclude, RubricWriteParams } from '../../spec/types/rubrics.js';
 import { criteriaHash } from './criteria.js';
@@ -33,13 +33,7 @@ function written(ctx: Context, answer: unknown): CommandResult {
     : item(answer);
 }
 
-const course = {
-  long: 'course',
-  value: 'id',
-  ids: 'course',
-  description: 'course id or sis_course_id:X',
-  required: true,
-} as const;
+const course = { ...contextFlags.course, required: true } as const;
 
 const fieldFlags = {
   title: { long: 'title', value: 'text', description: 'the rubric title', field: { name: 'title' } },

@@ -3,17 +3,11 @@
 // submission assessed under an association, its points checked against the criteria first.
 import { UsageError } from '../../errors.js';
 import { item, type Verbs } from '../../model/command.js';
-import { command } from '../../model/define.js';
+import { command, contextFlags } from '../../model/define.js';
 import type { AssessmentFields, AssociationWriteParams, RubricAssociation } from '../../spec/types/rubrics.js';
 import { assessmentOf } from '../grade/rubric.js';
 
-const course = {
-  long: 'course',
-  value: 'id',
-  ids: 'course',
-  description: 'course id or sis_course_id:X',
-  required: true,
-} as const;
+const course = { ...contextFlags.course, required: true } as const;
 
 const ASSOCIATION_COLUMNS = ['id', 'rubric_id', 'association_type', 'association_id', 'purpose', 'use_for_grading'];
 const ASSESSMENT_COLUMNS = ['id', 'rubric_id', 'rubric_association_id', 'artifact_id', 'assessment_type', 'score'];

@@ -65,7 +65,6 @@ interface EnrollmentRow extends BulkRow {
 
 /** How an ending status is reached through `DELETE .../enrollments/:id`, and the state it leaves. */
 const END_TASKS = { completed: 'conclude', deleted: 'delete', inactive: 'deactivate' } as const;
-const ENDED_WORD = { completed: 'concluded', deleted: 'deleted', inactive: 'deactivated' } as const;
 
 /**
  * Canvas's SIS enrollments.csv (canvas-lms doc/api/sis_csv.md), told by its header: read and checked
@@ -381,9 +380,7 @@ function enrollmentsTask(client: ApiClient, course: string | undefined): BulkTas
     async create(row) {
       // A completed or inactive row with no enrollment is made so, as Canvas's SIS import makes one:
       // inactive as the API enrolls, completed enrolled and then concluded (a re-run after a stop
-      // between the two finds it live and concludes it).
-      if (row.ending === 'deleted')
-        throw new UsageError(`${row.user} has no such enrollment, so it cannot be ${ENDED_WORD[row.ending]}`);
+      // between the two finds it live and concludes it). A deleted row is never made (wantsAbsent).
       const state = row.ending === 'inactive' ? 'inactive' : row.ending === 'completed' ? undefined : row.state;
       const type = enrollmentTypeOf(row.role);
       const enrollment = {

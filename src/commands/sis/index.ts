@@ -136,8 +136,7 @@ async function checkSisFiles(
         `${problems.slice(0, 50).join('\n')}${problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''}`,
     );
   // The zip's CSV files, under their paths, each as the instance reads it (what else it held, the instance skips).
-  const { zipSync } = await import('fflate');
-  const bytes = !converted ? raw : zip ? zipSync(sent) : Object.values(sent)[0]!;
+  const bytes = !converted ? raw : zip ? (await import('fflate')).zipSync(sent) : Object.values(sent)[0]!;
   return { bytes, zip, name, files };
 }
 
@@ -385,10 +384,8 @@ const abort = command({
       return item(await client.ops.sis.abort({ account_id: opts.account, id: args[0] }));
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 404) throw e;
-      const ended = await client.ops.sis.get({ account_id: opts.account, id: args[0] }).catch((g: unknown) => {
-        if (g instanceof ApiError && g.status === 404) return undefined;
-        throw g;
-      });
+      const { orMissing } = await import('../../bulk/resolve.js');
+      const ended = await orMissing(client.ops.sis.get({ account_id: opts.account, id: args[0] }));
       if (!ended || !SIS_IMPORT_ENDED.includes(ended.workflow_state as never)) throw e;
       throw new EndedImportError(ended);
     }

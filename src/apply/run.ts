@@ -3,7 +3,7 @@
 // exist: the same, with only reads sent), show the plan, ask, apply it through the bulk engine, and
 // report. `--plan` (and `lms diff`) stops after showing it.
 import { join } from 'node:path';
-import { list, text, withFailure, type CommandModel, type CommandResult } from '../model/command.js';
+import { shownFormat, list, text, withFailure, type CommandModel, type CommandResult } from '../model/command.js';
 import type { Context } from '../model/context.js';
 import { formatProblems } from '../bulk/csv-input.js';
 import { moreLine, problemCount, ProblemList } from '../bulk/problems.js';
@@ -181,7 +181,7 @@ export function runApply(
 
     const summary = summarize(plan);
     const changes = hasChanges(summary);
-    const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
+    const format = shownFormat(ctx);
     const output = (): CommandResult => {
       // A plan (--plan, --dry-run, lms diff) is the run's document, key for key, with `dry_run: true`.
       // A plan carries what a confirmation of it binds: the same changes the question lists.

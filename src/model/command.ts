@@ -5,6 +5,7 @@ import type { LmsError } from '../errors.js';
 import type { Destruction } from './destructions.js';
 import { route, type RouteId } from '../spec/routes.js';
 import type { Context } from './context.js';
+import { defaultFormat, type Format } from '../output/formats.js';
 import { answersTo, compileOption, longFlagOf, type FileUse, type IdKind, type OptionSpec } from './options.js';
 
 export type { FieldSpec, IdKind, OptionSpec } from './options.js';
@@ -114,6 +115,19 @@ export const list = (
   columns?: string[],
 ): Extract<CommandResult, { kind: 'list' }> => ({ kind: 'list', items, columns, paged: true });
 export const item = (value: unknown, columns?: string[]): CommandResult => ({ kind: 'item', value, columns });
+
+/** The format this run's output is rendered in: -o's, else a table on a terminal and JSON off one. */
+export const shownFormat = (ctx: Pick<Context, 'globals' | 'io'>): Format =>
+  ctx.globals.output ?? defaultFormat(ctx.io);
+
+/**
+ * A write's answer: in a table or CSV one row of a list (the verb's columns), not its every field
+ * as KEY/VALUE rows or nested objects as raw JSON; in JSON and the other formats as the instance sent it.
+ */
+export function answerRow(ctx: Pick<Context, 'globals' | 'io'>, answer: unknown, columns: string[]): CommandResult {
+  const format = shownFormat(ctx);
+  return format === 'table' || format === 'csv' ? { kind: 'list', items: [answer], columns } : item(answer);
+}
 export const text = (value: string): CommandResult => ({ kind: 'text', text: value });
 /** Output first, then fail (a bulk job prints its results, then exits 1 for its failed rows). */
 export const withFailure = (result: CommandResult, failure: LmsError): CommandResult =>

@@ -7,6 +7,7 @@ import { previewRequest, type BodyPart, type DryRun, type RequestPreview } from 
 import { err } from '../io/streams.js';
 import type { ApiRequest } from '../transport/types.js';
 import type { Context } from './context.js';
+import { shownFormat } from './command.js';
 
 /** What `-o json` (and every other data format) prints for a dry run. */
 export interface DryRunOutput {
@@ -35,7 +36,7 @@ export async function previewResult(
       ? `Checked: GET ${checked.url} answered ${checked.status}; the write itself may still be refused.\n`
       : 'Nothing was checked: no read tells whether this write would succeed.\n',
   );
-  const format = ctx.globals.output ?? (await import('../output/render.js')).defaultFormat(ctx.io);
+  const format = shownFormat(ctx);
   if (format === 'table') return { kind: 'text', text: describe(preview) };
   return {
     kind: 'item',

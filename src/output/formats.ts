@@ -6,6 +6,11 @@ import type { IOStreams } from '../io/streams.js';
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'yaml';
 export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv', 'yaml'];
 
+/** Chooses the default: 'table' when stdout is a TTY, else 'json'. */
+export function defaultFormat(io: Pick<IOStreams, 'stdoutIsTTY'>): Format {
+  return io.stdoutIsTTY ? 'table' : 'json';
+}
+
 /** What --jq filters: JSON, a whole document or (ndjson) one record at a time. */
 export const JQ_FORMATS: readonly Format[] = ['json', 'ndjson'];
 

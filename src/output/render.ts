@@ -1,10 +1,10 @@
 // Turns command results into output. Commands return data; this is the only module that decides
 // how it looks. Table, CSV, YAML and jq pull in their libraries, so they are loaded only when used.
-import { out, showingControls, type IOStreams } from '../io/streams.js';
+import { out, showingControls } from '../io/streams.js';
 import { checkFields, project, projectItem } from './fields.js';
-import type { Format, RenderOptions } from './formats.js';
+import type { RenderOptions } from './formats.js';
 
-export { FORMATS, type Format, type RenderOptions } from './formats.js';
+export { defaultFormat, FORMATS, type Format, type RenderOptions } from './formats.js';
 
 /**
  * Streams a list: writes each item as it arrives (first page printed before the last is fetched).
@@ -70,11 +70,6 @@ export async function renderText(text: string, options: RenderOptions): Promise<
   const io = showingControls(options.io);
   if (options.jq) return (await import('./jq.js')).writeJqText(text, { ...options, io, jq: options.jq });
   await out(io, text.endsWith('\n') || text === '' ? text : `${text}\n`);
-}
-
-/** Chooses the default: 'table' when stdout is a TTY, else 'json'. */
-export function defaultFormat(io: IOStreams): Format {
-  return io.stdoutIsTTY ? 'table' : 'json';
 }
 
 // `--fields ""` selects nothing useful; treat it as absent rather than printing empty objects. A

@@ -4,7 +4,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { text, withFailure, type CommandResult, type Verbs } from '../../model/command.js';
+import { shownFormat, text, withFailure, type CommandResult, type Verbs } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
 import { command } from '../../model/define.js';
 import { describeSource, resolveRemote } from '../../config/instance.js';
@@ -236,7 +236,7 @@ export const doctorVerbs: Verbs = [
     examples: ['lms doctor', 'lms doctor -o json'],
     async run({ ctx }) {
       const checks = await runChecks(systemProbe(ctx));
-      const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
+      const format = shownFormat(ctx);
       const result: CommandResult =
         format === 'table' ? text(checkLines(checks)) : { kind: 'list', items: checks, columns: COLUMNS };
       const failed = checks.filter((c) => c.status === 'fail').map((c) => c.check);

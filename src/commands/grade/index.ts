@@ -1,8 +1,7 @@
 // `lms grade`: one grade (`lms grade --course C --assignment A --user U GRADE`), or a whole file
 // (`--csv FILE`: one assignment with --assignment, or a column per assignment without), and
 // `lms grade export`, which writes either file.
-import { item, type CommandResult, type Verbs } from '../../model/command.js';
-import type { Context } from '../../model/context.js';
+import { answerRow, type Verbs } from '../../model/command.js';
 import { command, contextFlags } from '../../model/define.js';
 import { CONCURRENCY, DELIMITER_FLAG } from '../../bulk/options.js';
 import { courseScope, resolveUserPath } from '../../client/user-ref.js';
@@ -14,17 +13,6 @@ import type { GradedAssignment } from '../../spec/types/submissions.js';
 import { rubricFromFlags, type RubricAssessmentParam } from './rubric.js';
 
 const COLUMNS = ['user_id', 'assignment_id', 'grade', 'score', 'workflow_state', 'graded_at', 'grader_id'];
-
-/**
- * The graded submission: in a table or CSV the one row of a list (the verb's columns), not its every
- * field as KEY/VALUE rows; in JSON and the other formats the submission as the instance sent it.
- */
-function graded(ctx: Context, submission: unknown): CommandResult {
-  const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
-  return format === 'table' || format === 'csv'
-    ? { kind: 'list', items: [submission], columns: COLUMNS }
-    : item(submission);
-}
 
 const grade = command({
   name: 'set',
@@ -172,7 +160,7 @@ const grade = command({
       if (over) ctx.warn(`${over} (Canvas keeps it, as extra credit)`);
       if (rubricSpecs.length) rubricAssessment = rubricFromFlags(assignment, rubricSpecs);
     }
-    return graded(
+    return answerRow(
       ctx,
       await client.ops.submissions.grade({
         ...sctx,
@@ -183,6 +171,7 @@ const grade = command({
         ...(opts.comment ? { comment: { text_comment: opts.comment } } : {}),
         ...(rubricAssessment ? { rubric_assessment: rubricAssessment, include: ['rubric_assessment' as const] } : {}),
       }),
+      COLUMNS,
     );
   },
 });

@@ -2,7 +2,7 @@
 // (`--global`, `--account A` or `--course C`), a context's whole tree, and imports — a file of groups
 // and outcomes (YAML, JSON or CSV) or the API's deep import of another group — with the export that
 // writes such a file.
-import { item, list, text, type CommandResult, type Verbs } from '../../model/command.js';
+import { shownFormat, item, list, text, type CommandResult, type Verbs } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
 import { command, contextFlags, oneContext, type OptionsOf } from '../../model/define.js';
 import type { ApiClient } from '../../client/client.js';
@@ -394,7 +394,7 @@ const tree = command({
         `left out ${unnamed.length} outcome link${unnamed.length > 1 ? 's' : ''} the answer gave without its ` +
           `outcome: ${unnamed.join(', ')}`,
       );
-    const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
+    const format = shownFormat(ctx);
     if (format === 'json' || format === 'yaml') return item(whole);
     if (format === 'ndjson' || format === 'csv')
       return list([...flatten(whole)], ['depth', 'type', 'id', 'title', 'vendor_guid', 'group_id']);

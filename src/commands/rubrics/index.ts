@@ -1,8 +1,7 @@
 // `lms rubrics`: a course's rubrics — their criteria and ratings, the assignment each grades — and
 // what they assessed (`get --assessments`); their associations and assessments (links.ts). Grading
 // by rubric is also `lms grade --rubric`.
-import { item, list, type CommandResult, type Verbs } from '../../model/command.js';
-import type { Context } from '../../model/context.js';
+import { answerRow, item, list, type Verbs } from '../../model/command.js';
 import { command, contextFlags } from '../../model/define.js';
 import { UsageError } from '../../errors.js';
 import type { RubricInclude, RubricWriteParams } from '../../spec/types/rubrics.js';
@@ -21,17 +20,6 @@ const WRITE_COLUMNS = [
   'rubric_association.purpose',
   'rubric_association.use_for_grading',
 ];
-
-/**
- * A write's answer: in a table or CSV one row of a list (its two objects' fields as columns), not
- * two cells of raw JSON; in JSON and the other formats the answer as the instance sent it.
- */
-function written(ctx: Context, answer: unknown): CommandResult {
-  const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
-  return format === 'table' || format === 'csv'
-    ? { kind: 'list', items: [answer], columns: WRITE_COLUMNS }
-    : item(answer);
-}
 
 const course = { ...contextFlags.course, required: true } as const;
 
@@ -166,7 +154,7 @@ const createRubric = command({
   async run({ opts, ctx }) {
     if (!opts.criterion?.length) throw new UsageError('give the criteria: --criterion DESCRIPTION:POINTS (repeatable)');
     const client = await ctx.client();
-    return written(ctx, await client.ops.rubrics.create(writeParams(opts)));
+    return answerRow(ctx, await client.ops.rubrics.create(writeParams(opts)), WRITE_COLUMNS);
   },
 });
 
@@ -187,7 +175,7 @@ const updateRubric = command({
     if (!params.rubric && !params.rubric_association)
       throw new UsageError('nothing to change: give --title, --criterion, --free-form-comments or --assignment');
     const client = await ctx.client();
-    return written(ctx, await client.ops.rubrics.update({ ...params, id: args[0] }));
+    return answerRow(ctx, await client.ops.rubrics.update({ ...params, id: args[0] }), WRITE_COLUMNS);
   },
 });
 

@@ -1,6 +1,6 @@
 // The verbs of `lms topics` and of `lms announcements`, which are the same commands with
 // announcements fixed on: one set of code, built twice.
-import { item, list, text, type CommandSpec, type Verbs } from '../../model/command.js';
+import { shownFormat, item, list, text, type CommandSpec, type Verbs } from '../../model/command.js';
 import type { Context } from '../../model/context.js';
 import { command, contextFlags } from '../../model/define.js';
 import type { DiscussionType, FullTopicView, TopicContext, TopicFields } from '../../spec/types/discussions.js';
@@ -530,7 +530,7 @@ function viewVerb(n: TopicNoun) {
         topic_id: args[0],
         include_new_entries: opts.newEntries ? 1 : undefined,
       });
-      const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json');
+      const format = shownFormat(ctx);
       return format === 'table' ? text(renderThread(v)) : item(v);
     },
   });

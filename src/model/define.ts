@@ -75,6 +75,9 @@ export function checkDeclaration(spec: CommandSpec<never>): void {
 // ---- shared flags -----------------------------------------------------------------------------
 
 /** The contexts a command can act in, as flags. Each takes an id, an SIS form or self. */
+/** A `true`/`false` flag's value (`choices: ['true', 'false']`) as the boolean it names; undefined when not given. */
+export const trueOrFalse = (v: string | undefined): boolean | undefined => (v === undefined ? undefined : v === 'true');
+
 export const contextFlags = {
   course: { long: 'course', value: 'id', ids: 'course', description: 'course id or sis_course_id:X' },
   section: { long: 'section', value: 'id', ids: 'section', description: 'section id or sis_section_id:X' },

@@ -1,7 +1,7 @@
 // `lms modules`: a course's modules and their items; a student's progress through them (the state
 // of each module, whether each requirement is met); marking an item done, not done or read.
 import { defineNoun, item, list, type Verbs } from '../../model/command.js';
-import { command, contextFlags, type OptionsOf } from '../../model/define.js';
+import { command, contextFlags, type OptionsOf, trueOrFalse } from '../../model/define.js';
 import {
   APPLICABLE,
   MODULE_ITEM_TYPES,
@@ -63,8 +63,6 @@ const moduleFlags = {
 
 type ModuleOpts = Partial<OptionsOf<typeof moduleFlags>>;
 
-const bool = (v: string | undefined) => (v === undefined ? undefined : v === 'true');
-
 function checkTime(flag: string, v: string | undefined): string | null | undefined {
   if (v === undefined) return undefined;
   if (v === '') return null;
@@ -89,9 +87,9 @@ export function moduleFields(opts: ModuleOpts): ModuleFields {
     name: opts.name,
     position: opts.position,
     unlock_at: checkTime('--unlock-at', opts.unlockAt),
-    require_sequential_progress: bool(opts.sequential),
+    require_sequential_progress: trueOrFalse(opts.sequential),
     prerequisite_module_ids: prerequisites === undefined ? undefined : prerequisites.length ? prerequisites : [''],
-    publish_final_grade: bool(opts.publishFinalGrade),
+    publish_final_grade: trueOrFalse(opts.publishFinalGrade),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as ModuleFields;
 }
@@ -324,7 +322,7 @@ function itemFields(opts: ItemOpts): ModuleItemFields {
     position: opts.position,
     indent: opts.indent,
     external_url: opts.externalUrl,
-    new_tab: bool(opts.newTab),
+    new_tab: trueOrFalse(opts.newTab),
     completion_requirement: requirementOf(opts),
   };
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as ModuleItemFields;

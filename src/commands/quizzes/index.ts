@@ -1,6 +1,6 @@
 // `lms quizzes`: the quizzes of a course; find them, create them, change them, publish and unpublish.
 import { item, list, type Verbs } from '../../model/command.js';
-import { command, contextFlags, type OptionsOf } from '../../model/define.js';
+import { command, contextFlags, type OptionsOf, trueOrFalse } from '../../model/define.js';
 import { HIDE_RESULTS, QUIZ_TYPES, SCORING_POLICIES, type QuizFields } from '../../spec/types/quizzes.js';
 import { UsageError } from '../../errors.js';
 
@@ -130,8 +130,6 @@ const fieldFlags = {
 
 type FieldOpts = Partial<OptionsOf<typeof fieldFlags>>;
 
-const bool = (v: string | undefined) => (v === undefined ? undefined : v === 'true');
-
 function checkTime(flag: string, v: string | undefined): string | null | undefined {
   if (v === undefined) return undefined;
   if (v === '') return null;
@@ -147,14 +145,14 @@ export function quizFields(opts: FieldOpts): QuizFields {
     quiz_type: opts.quizType as QuizFields['quiz_type'],
     assignment_group_id: opts.assignmentGroupId,
     time_limit: opts.timeLimit,
-    shuffle_answers: bool(opts.shuffleAnswers),
+    shuffle_answers: trueOrFalse(opts.shuffleAnswers),
     hide_results:
       opts.hideResults === undefined ? undefined : ((opts.hideResults || null) as QuizFields['hide_results']),
-    show_correct_answers: bool(opts.showCorrectAnswers),
+    show_correct_answers: trueOrFalse(opts.showCorrectAnswers),
     allowed_attempts: opts.allowedAttempts,
     scoring_policy: opts.scoringPolicy as QuizFields['scoring_policy'],
-    one_question_at_a_time: bool(opts.oneQuestionAtATime),
-    cant_go_back: bool(opts.cantGoBack),
+    one_question_at_a_time: trueOrFalse(opts.oneQuestionAtATime),
+    cant_go_back: trueOrFalse(opts.cantGoBack),
     access_code: opts.accessCode === undefined ? undefined : opts.accessCode || null,
     ip_filter: opts.ipFilter === undefined ? undefined : opts.ipFilter || null,
     due_at: checkTime('--due-at', opts.dueAt),

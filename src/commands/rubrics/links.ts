@@ -3,7 +3,7 @@
 // submission assessed under an association, its points checked against the criteria first.
 import { UsageError } from '../../errors.js';
 import { item, type Verbs } from '../../model/command.js';
-import { command, contextFlags } from '../../model/define.js';
+import { command, contextFlags, trueOrFalse } from '../../model/define.js';
 import type { AssessmentFields, AssociationWriteParams, RubricAssociation } from '../../spec/types/rubrics.js';
 import { assessmentOf } from '../grade/rubric.js';
 
@@ -11,8 +11,6 @@ const course = { ...contextFlags.course, required: true } as const;
 
 const ASSOCIATION_COLUMNS = ['id', 'rubric_id', 'association_type', 'association_id', 'purpose', 'use_for_grading'];
 const ASSESSMENT_COLUMNS = ['id', 'rubric_id', 'rubric_association_id', 'artifact_id', 'assessment_type', 'score'];
-
-const truth = (v: string | undefined) => (v === undefined ? undefined : v === 'true');
 
 const settings = {
   purpose: {
@@ -62,8 +60,8 @@ const associate = command({
       association_id: opts.assignment ?? opts.course,
       purpose: opts.purpose ?? (opts.assignment ? 'grading' : 'bookmark'),
       ...(opts.useForGrading ? { use_for_grading: true } : {}),
-      ...(opts.hideScoreTotal !== undefined ? { hide_score_total: truth(opts.hideScoreTotal) } : {}),
-      ...(opts.bookmarked !== undefined ? { bookmarked: truth(opts.bookmarked) } : {}),
+      ...(opts.hideScoreTotal !== undefined ? { hide_score_total: trueOrFalse(opts.hideScoreTotal) } : {}),
+      ...(opts.bookmarked !== undefined ? { bookmarked: trueOrFalse(opts.bookmarked) } : {}),
     };
     const client = await ctx.client();
     return item(
@@ -91,10 +89,10 @@ const updateAssociation = command({
   examples: ['lms rubrics update-association 2 --course 1 --use-for-grading false'],
   async run({ args, opts, ctx }) {
     const association: AssociationWriteParams['rubric_association'] = {
-      ...(opts.useForGrading !== undefined ? { use_for_grading: truth(opts.useForGrading) } : {}),
+      ...(opts.useForGrading !== undefined ? { use_for_grading: trueOrFalse(opts.useForGrading) } : {}),
       ...(opts.purpose ? { purpose: opts.purpose } : {}),
-      ...(opts.hideScoreTotal !== undefined ? { hide_score_total: truth(opts.hideScoreTotal) } : {}),
-      ...(opts.bookmarked !== undefined ? { bookmarked: truth(opts.bookmarked) } : {}),
+      ...(opts.hideScoreTotal !== undefined ? { hide_score_total: trueOrFalse(opts.hideScoreTotal) } : {}),
+      ...(opts.bookmarked !== undefined ? { bookmarked: trueOrFalse(opts.bookmarked) } : {}),
     };
     if (!Object.keys(association).length)
       throw new UsageError('nothing to change: give --use-for-grading, --purpose, --hide-score-total or --bookmarked');

@@ -282,8 +282,8 @@ function applyUser(c: ApplyContext, v: Record<string, string>): Outcome {
     account: c.root,
     uniqueId: v.login_id,
     sis: v.user_id,
-    integration: v.integration_id || null,
-    provider: v.authentication_provider_id || null,
+    integration: orNull(v.integration_id),
+    provider: orNull(v.authentication_provider_id),
     password: v.password || null,
     now: c.now,
   });
